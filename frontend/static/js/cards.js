@@ -1,0 +1,85 @@
+// Cards: notation "QH" (rank 23456789TJQKA, suit SHDC), display, sorting and accessible names.
+import { _, fmt } from "./i18n.js";
+
+export const RANKS = "23456789TJQKA";
+export const SUIT_ORDER = "SHCD"; // ♠ first, then alternate colours: ♥ ♣ ♦
+export const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
+export const RED = new Set(["H", "D"]);
+
+export const rankOf = (c) => c[0];
+export const suitOf = (c) => c[1];
+export const rankLabel = (c) => (c[0] === "T" ? "10" : c[0]);
+export const cardText = (c) => rankLabel(c) + SUIT_SYMBOL[suitOf(c)];
+
+export function sortHand(cards) {
+  return [...cards].sort((a, b) => {
+    const ds = SUIT_ORDER.indexOf(suitOf(a)) - SUIT_ORDER.indexOf(suitOf(b));
+    return ds !== 0 ? ds : RANKS.indexOf(rankOf(b)) - RANKS.indexOf(rankOf(a));
+  });
+}
+
+export function suitName(s) {
+  return { S: _("spades"), H: _("hearts"), D: _("diamonds"), C: _("clubs") }[s];
+}
+
+export function rankName(r) {
+  return (
+    { A: _("Ace"), K: _("King"), Q: _("Queen"), J: _("Jack"), T: "10" }[r] || r
+  );
+}
+
+export function cardName(c) {
+  return fmt(_("%(rank)s of %(suit)s"), { rank: rankName(rankOf(c)), suit: suitName(suitOf(c)) });
+}
+
+// Build the face of a card inside `el` (a button or div).
+export function cardFace(el, c) {
+  el.classList.add("card", "face", RED.has(suitOf(c)) ? "red" : "black");
+  el.dataset.card = c;
+  const sym = SUIT_SYMBOL[suitOf(c)];
+  const r = rankLabel(c);
+  el.innerHTML =
+    `<span class="corner tl" aria-hidden="true"><b>${r}</b><i>${sym}</i></span>` +
+    `<span class="pip" aria-hidden="true">${["J", "Q", "K"].includes(c[0]) ? `<em>${r}</em>` : sym}</span>` +
+    `<span class="corner br" aria-hidden="true"><b>${r}</b><i>${sym}</i></span>`;
+  return el;
+}
+
+export function makeCard(c, tag = "div") {
+  const el = document.createElement(tag);
+  cardFace(el, c);
+  if (tag === "div") {
+    el.setAttribute("role", "img");
+    el.setAttribute("aria-label", cardName(c));
+  }
+  return el;
+}
+
+export function makeBack() {
+  const el = document.createElement("div");
+  el.className = "card back";
+  el.setAttribute("aria-hidden", "true");
+  return el;
+}
+
+// Scores are integer tenths: 42 -> "4.2", -40 -> "-4.0".
+export function tenths(t, signed = false) {
+  if (t === null || t === undefined) return "";
+  const neg = t < 0;
+  const a = Math.abs(t);
+  const s = `${Math.floor(a / 10)}.${a % 10}`;
+  return neg ? `−${s}` : signed && t > 0 ? `+${s}` : s;
+}
+
+export function reasonText(code) {
+  const texts = {
+    must_follow_suit: _("You hold the suit led: you must follow suit."),
+    must_beat: _("You can beat the highest card of the suit led: you must play a higher one."),
+    must_trump: _("You are void in the suit led and a spade would win: you must trump."),
+    must_overtrump: _("A spade is on the table and you hold a higher one: you must over-trump."),
+    no_spade_lead_first_trick: _("First trick: lead a non-spade unless you hold only spades"),
+    not_your_turn: _("Wait for your turn."),
+    wrong_phase: _("Bidding first: cards are played after everyone has bid."),
+  };
+  return texts[code] || _("This card cannot be played now.");
+}
