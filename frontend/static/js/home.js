@@ -11,7 +11,7 @@ if (form) {
     btn.disabled = true;
     err.hidden = true;
     try {
-      const bot = form.querySelector("select[name=bot]").value;
+      const bot = (form.querySelector("[name=bot]") || {}).value || "";
       const view = await createMatch(bot);
       if (bot) sessionStorage.setItem("cb-bot-level", bot);
       else sessionStorage.removeItem("cb-bot-level");

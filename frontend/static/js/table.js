@@ -339,9 +339,19 @@ function renderEnd(v) {
 }
 
 // ---- incoming views --------------------------------------------------------------------------
-function accept(v) {
-  if (!v || typeof v !== "object") return;
-  if (v.view && typeof v.view === "object") v = v.view;
+// Views may arrive out of order and in bursts (the POST answer can already include the bots' moves,
+// while the socket delivers one view per action). They are queued by seq and shown one at a time,
+// so every bot card lands on the table and every finished trick stays visible for a moment.
+const queue = new Map(); // seq -> view
+let pacing = false;
+let gapSince = 0;
+
+function accept(msg) {
+  if (!msg || typeof msg !== "object") return;
+  let v = msg;
+  if (msg.type === "error") return;
+  if (msg.match && typeof msg.match === "object") v = msg.match;
+  else if (msg.view && typeof msg.view === "object") v = msg.view;
   if (!("phase" in v)) {
     // a bare notification (ids + seq): fetch our view if it is newer
     if (v.seq != null && v.seq > state.seq) refetch();
@@ -349,28 +359,64 @@ function accept(v) {
   }
   const seq = seqOf(v);
   if (seq < state.seq) return;
-  const prev = state.view;
-  if (prev && seq === state.seq && prev.phase === v.phase) {
-    state.view = v; // same state, maybe richer
-    render();
+  if (seq === state.seq) {
+    if (!state.view || state.view.phase !== v.phase) applyView(v);
     return;
   }
-  // keep the trick that just finished on screen for a moment
-  if (prev && v.last_trick && (prev.trick_number !== v.trick_number || prev.deal_number !== v.deal_number)) {
-    const lt = v.last_trick;
-    const prevPlays = (prev.trick && prev.trick.plays) || [];
-    if (prevPlays.length > 0 || prev.seq !== seq) {
-      state.hold = { trick: lt, until: Date.now() + 1100 };
-      clearTimeout(state.holdTimer);
-      state.holdTimer = setTimeout(() => { state.hold = null; render(); }, 1150);
+  queue.set(seq, v);
+  pump();
+}
+
+function pump() {
+  if (pacing) return;
+  // drop what is already shown
+  for (const k of [...queue.keys()]) if (k <= state.seq) queue.delete(k);
+  if (queue.size === 0) return;
+  const next = Math.min(...queue.keys());
+  if (state.view && next > state.seq + 1) {
+    // a gap: give the socket a moment to deliver the missing views, then jump
+    if (!gapSince) gapSince = Date.now();
+    if (Date.now() - gapSince < 400) {
+      pacing = true;
+      setTimeout(() => { pacing = false; pump(); }, 100);
+      return;
     }
+  }
+  gapSince = 0;
+  const v = queue.get(next);
+  queue.delete(next);
+  const delay = applyView(v);
+  if (queue.size) {
+    pacing = true;
+    setTimeout(() => { pacing = false; pump(); }, delay);
+  }
+}
+
+// Show a view; returns how long to keep it before showing the next queued one (ms).
+function applyView(v) {
+  const prev = state.view;
+  const seq = seqOf(v);
+  let delay = prev ? 320 : 0;
+  if (prev && v.last_trick && (prev.trick_number !== v.trick_number || prev.deal_number !== v.deal_number)
+      && (v.phase === "playing" || prev.phase === "playing")) {
+    const until = Date.now() + 1000;
+    state.hold = { trick: v.last_trick, until };
+    clearTimeout(state.holdTimer);
+    state.holdTimer = setTimeout(() => { state.hold = null; render(); }, 1020);
+    delay = 1050;
   }
   if (prev && prev.deal_number !== v.deal_number && v.deals && v.deals.length) {
     toastDeal(v.deals[v.deals.length - 1]);
+  } else if (prev && prev.phase !== "finished" && v.phase === "finished" && v.deals && v.deals.length) {
+    toastDeal(v.deals[v.deals.length - 1]);
   }
+  if (prev && v.deal_number !== prev.deal_number) state.showLast = false;
   state.view = v;
   state.seq = seq;
+  app.dataset.seq = String(seq);
+  app.dataset.phase = v.phase;
   render();
+  return delay;
 }
 
 let toastTimer = null;
@@ -423,6 +469,7 @@ async function send(body) {
     const v = await api(`${matchUrl(matchId)}actions/`, { method: "POST", body: { seq: state.seq, ...body } });
     state.sending = false;
     accept(v);
+    app.dataset.sent = String((Number(app.dataset.sent) || 0) + 1);
   } catch (e) {
     state.sending = false;
     if (e instanceof ApiError && e.status === 409) {
