@@ -3,8 +3,13 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+# The real-stack tests (PostgreSQL + Redis + a Celery worker) run in a second pytest invocation.
+PG_URL ?= postgres://postgres@127.0.0.1:5432/callbreak
+REDIS_TEST_URL ?= redis://127.0.0.1:6379/5
 
-.PHONY: run test install lint typecheck test-engine bench
+.PHONY: run test install lint typecheck test-engine test-site test-realstack bench migrate worker beat
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -13,6 +18,21 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 install: $(STAMP)
+
+migrate: $(STAMP)
+	$(BIN)/python manage.py migrate --noinput
+
+run: migrate
+	@echo ""
+	@echo "Call Break is at http://$(HOST):$(PORT)/  (Ctrl-C stops it)"
+	@echo ""
+	$(BIN)/daphne -b $(HOST) -p $(PORT) callbreak_site.asgi:application
+
+worker: $(STAMP)
+	$(BIN)/celery -A callbreak_site worker -l info
+
+beat: $(STAMP)
+	$(BIN)/celery -A callbreak_site beat -l info
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -23,8 +43,15 @@ typecheck: $(STAMP)
 test-engine: $(STAMP)
 	$(BIN)/pytest -q tests/engine
 
+test-site: $(STAMP)
+	$(BIN)/pytest -q tests/site -m "not realstack"
+
+test-realstack: $(STAMP)
+	DATABASE_URL=$(PG_URL) REDIS_URL=$(REDIS_TEST_URL) $(BIN)/pytest -q tests/site -m realstack -p no:cacheprovider
+
 test: $(STAMP) lint typecheck
-	$(BIN)/pytest -q tests
+	$(BIN)/pytest -q tests -m "not realstack"
+	$(MAKE) --no-print-directory test-realstack
 
 bench: $(STAMP)
 	$(BIN)/python -m engine bench

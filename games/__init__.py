@@ -1,0 +1,1 @@
+"""Matches, seats and their action logs: the site around the Call Break engine."""

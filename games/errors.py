@@ -1,0 +1,44 @@
+"""Domain errors raised by services and selectors; the API turns them into ``{code, detail}``."""
+
+
+class GameError(Exception):
+    """A refused request. ``status`` is the HTTP status the API answers with."""
+
+    status = 400
+
+    def __init__(self, code: str, detail: str, **extra: object) -> None:
+        super().__init__(detail)
+        self.code = code
+        self.detail = detail
+        self.extra = extra
+
+
+class MatchNotFound(GameError):
+    """Unknown match, or one the user has no seat at: both look the same, so nothing leaks."""
+
+    status = 404
+
+    def __init__(self) -> None:
+        super().__init__("not_found", "No such match.")
+
+
+class StaleSeq(GameError):
+    """The client's expected ``seq`` is not the match's: it must refetch and decide again."""
+
+    status = 409
+
+    def __init__(self, current_seq: int, sent_seq: int) -> None:
+        super().__init__(
+            "stale_seq",
+            f"The match is at seq {current_seq}, not {sent_seq}; refetch it and try again.",
+            seq=current_seq,
+        )
+
+
+class NotFinished(GameError):
+    status = 409
+
+    def __init__(self) -> None:
+        super().__init__(
+            "not_finished", "The match is not finished; its replay (with the seed) is shown only at the end."
+        )

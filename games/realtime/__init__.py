@@ -1,0 +1,1 @@
+"""Live updates over Channels: one group per match, one view per seat."""

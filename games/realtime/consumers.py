@@ -1,0 +1,81 @@
+"""``/ws/matches/{id}/``: on connect, the seat's view; after each action, the seat's new view.
+
+Group messages carry ``match_id`` and ``seq`` only; each consumer builds its own seat's view, so
+a hand never travels through the channel layer. Messages to the client:
+``{"type": "match", "match": <view>}``. A client may send ``{"type": "resync"}`` to get the view again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from games import selectors
+from games.errors import MatchNotFound
+from games.services import group_name
+
+CLOSE_UNAUTHENTICATED = 4401
+CLOSE_NOT_FOUND = 4404
+
+
+class MatchConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    match_id: int
+    seat: int
+    group: str | None = None
+    last_seq: int = -1
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=CLOSE_UNAUTHENTICATED)
+            return
+        try:
+            match, seat = await database_sync_to_async(selectors.get_match_for_user)(
+                user, self.scope["url_route"]["kwargs"]["match_id"]
+            )
+        except MatchNotFound:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        self.match_id, self.seat = match.pk, seat.index
+        self.group = group_name(self.match_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.send_view()
+
+    async def disconnect(self, code: int) -> None:
+        if self.group:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        if isinstance(content, dict) and content.get("type") == "resync":
+            await self.send_view(force=True)
+        else:
+            await self.send_json({"type": "error", "code": "bad_message",
+                                  "detail": 'Actions go through the REST API; send {"type": "resync"} to refetch.'})
+
+    async def match_updated(self, event: dict[str, Any]) -> None:
+        seq = event.get("seq")
+        if isinstance(seq, int) and seq > self.last_seq:
+            await self.send_view(at_seq=seq)
+
+    async def send_view(self, force: bool = False, at_seq: int | None = None) -> None:
+        """Send the view as of ``at_seq`` (so each action gets its own view), else the latest."""
+        view = await database_sync_to_async(self._view)(at_seq)
+        if view is None:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        if force or view["seq"] > self.last_seq:
+            self.last_seq = view["seq"]
+            await self.send_json({"type": "match", "match": view})
+
+    def _view(self, at_seq: int | None) -> dict[str, Any] | None:
+        from games.models import Match
+
+        match = Match.objects.filter(pk=self.match_id).first()
+        if match is None:
+            return None
+        if at_seq is not None and at_seq < match.seq:
+            return selectors.match_view(match, self.seat, selectors.match_state(match, upto=at_seq))
+        return selectors.match_view(match, self.seat)

@@ -1,0 +1,145 @@
+"""Reads: matches a user may see, and the JSON a seat may be shown.
+
+Everything sent to a client is built here from ``engine.player_view`` (never the raw state), plus
+site fields (``id``, ``seq``, seat names and kinds).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import BooleanField, Case, F, OuterRef, QuerySet, Subquery, Value, When
+
+import engine
+
+from .errors import MatchNotFound
+from .models import Action, Match, Seat
+
+
+def engine_actions(match: Match, upto: int | None = None) -> list[Any]:
+    """The stored log as engine actions, in order (the first ``upto`` of them if given)."""
+    qs = Action.objects.filter(match=match)
+    if upto is not None:
+        qs = qs.filter(seq__lt=upto)
+    rows = qs.order_by("seq").values("seat", "bid", "card")
+    out = []
+    for row in rows:
+        obj = {"seat": row["seat"], "bid": row["bid"]} if row["bid"] is not None else {
+            "seat": row["seat"], "card": row["card"]}
+        out.append(engine.action_from_json(obj))
+    return out
+
+
+def match_state(match: Match, upto: int | None = None) -> engine.MatchState:
+    """The current state (or the state after ``upto`` actions): the engine's replay of the log."""
+    return engine.replay(match.seed, engine_actions(match, upto))
+
+
+def seat_for_user(match: Match, user: AbstractBaseUser) -> Seat | None:
+    if not user.is_authenticated:
+        return None
+    return match.seats.filter(user=user, kind=Seat.Kind.HUMAN).first()
+
+
+def get_match_for_user(user: AbstractBaseUser, match_id: object) -> tuple[Match, Seat]:
+    """The match and the user's seat, or MatchNotFound (also for a match the user is not in)."""
+    try:
+        pk = int(str(match_id))
+    except (TypeError, ValueError):
+        raise MatchNotFound() from None
+    match = Match.objects.filter(pk=pk).first()
+    if match is None:
+        raise MatchNotFound()
+    seat = seat_for_user(match, user)
+    if seat is None:
+        raise MatchNotFound()
+    return match, seat
+
+
+def seats_json(match: Match, for_seat: int | None) -> list[dict[str, Any]]:
+    return [
+        {
+            "seat": s.index,
+            "name": s.name,
+            "kind": s.kind,
+            "bot": s.bot or None,
+            "autopilot": s.autopilot,
+            "you": s.index == for_seat,
+        }
+        for s in match.seats.order_by("index")
+    ]
+
+
+def match_view(match: Match, seat: int, state: engine.MatchState | None = None) -> dict[str, Any]:
+    """What ``seat`` may see of ``match``: the engine's player view plus site fields."""
+    if state is None:
+        state = match_state(match)
+    data: dict[str, Any] = engine.player_view(state, seat).to_json()
+    data.update(
+        {
+            "id": match.pk,
+            "seq": state.version,
+            "status": Match.Status.FINISHED if state.is_finished else Match.Status.ACTIVE,
+            "your_turn": state.turn == seat,
+            "seats": seats_json(match, seat),
+            "created_at": match.created_at.isoformat() if match.created_at else None,
+            "finished_at": match.finished_at.isoformat() if match.finished_at and state.is_finished else None,
+        }
+    )
+    return data
+
+
+def matches_for_user(user: AbstractBaseUser) -> QuerySet[Match]:
+    """The user's matches, those awaiting the user's move first, then active, then finished."""
+    my_seat = Seat.objects.filter(match=OuterRef("pk"), user=user, kind=Seat.Kind.HUMAN).values("index")[:1]
+    return (
+        Match.objects.filter(seats__user=user, seats__kind=Seat.Kind.HUMAN)
+        .annotate(my_seat=Subquery(my_seat))
+        .annotate(
+            awaiting_me=Case(
+                When(status=Match.Status.ACTIVE, turn=F("my_seat"), then=Value(True)),
+                default=Value(False),
+                output_field=BooleanField(),
+            ),
+            is_active=Case(
+                When(status=Match.Status.ACTIVE, then=Value(True)),
+                default=Value(False),
+                output_field=BooleanField(),
+            ),
+        )
+        .order_by("-awaiting_me", "-is_active", "-updated_at", "-id")
+        .distinct()
+    )
+
+
+def match_summary(match: Match) -> dict[str, Any]:
+    """A list row: no hands, no seed; from the row's cached fields (tests check them against replay)."""
+    my_seat = getattr(match, "my_seat", None)
+    return {
+        "id": match.pk,
+        "status": match.status,
+        "seq": match.seq,
+        "turn": match.turn,
+        "you": my_seat,
+        "your_turn": match.status == Match.Status.ACTIVE and match.turn is not None and match.turn == my_seat,
+        "seed_commitment": match.seed_commitment,
+        "seats": seats_json(match, my_seat),
+        "created_at": match.created_at.isoformat(),
+        "finished_at": match.finished_at.isoformat() if match.finished_at else None,
+    }
+
+
+def replay_document(match: Match) -> dict[str, Any]:
+    """The ``callbreak-replay/1`` document of a finished match."""
+    state = match_state(match)
+    players = [
+        {
+            "seat": s.index,
+            "name": s.name,
+            "kind": s.kind,
+            "bot": (s.bot or None) if s.played_by_bot else None,
+        }
+        for s in match.seats.order_by("index")
+    ]
+    return engine.export_replay(state, players, str(match.pk))

@@ -1,0 +1,62 @@
+"""Celery tasks: thin, idempotent, taking ids only.
+
+``bot_move(match_id, seq)`` plays the bot move due at ``seq`` and nothing else: a redelivery or a
+task for an old ``seq`` finds ``match.seq`` moved on and does nothing. After its commit the service
+enqueues the task for the next ``seq`` if a bot is to act again, so bots chain until a human's turn.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+
+from celery import shared_task
+from django.conf import settings
+from django.db.models import Q
+
+_local = threading.local()
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def bot_move(match_id: int, seq: int) -> bool:
+    from .services import play_bot_turn
+
+    return play_bot_turn(match_id, seq)
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def resume_stalled_bot_turns() -> int:
+    """Beat's recovery sweep: enqueue the due bot move of every active match waiting on a bot."""
+    from .models import Match, Seat
+
+    count = 0
+    for match_id, seq, turn in Match.objects.filter(status=Match.Status.ACTIVE, turn__isnull=False).values_list(
+        "pk", "seq", "turn"
+    ):
+        if Seat.objects.filter(Q(kind=Seat.Kind.BOT) | Q(autopilot=True), match_id=match_id, index=turn).exists():
+            enqueue_bot_move(match_id, seq)
+            count += 1
+    return count
+
+
+def enqueue_bot_move(match_id: int, seq: int) -> None:
+    """Send ``bot_move`` to the broker; in eager mode run the chain as a loop, not a recursion.
+
+    In eager mode each move's on-commit hook would otherwise call the next task from inside the
+    previous one, nesting a whole match (hundreds of moves) on the stack. The outermost call drains
+    a queue instead, so each task runs after the previous transaction has fully finished.
+    """
+    if not settings.CELERY_TASK_ALWAYS_EAGER:
+        bot_move.apply_async((match_id, seq))
+        return
+    pending = getattr(_local, "pending", None)
+    if pending is not None:
+        pending.append((match_id, seq))
+        return
+    _local.pending = deque([(match_id, seq)])
+    try:
+        while _local.pending:
+            args = _local.pending.popleft()
+            bot_move.apply(args=args, throw=True)
+    finally:
+        _local.pending = None

@@ -1,0 +1,71 @@
+"""Fixtures for the site tests, and the rule for `realstack` tests.
+
+`realstack` tests need PostgreSQL (DATABASE_URL) and Redis (REDIS_URL). Without them they skip
+with the reason shown, except under CI=true, where they run and so fail loudly.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from typing import Any
+from urllib.parse import urlparse
+
+import pytest
+from rest_framework.test import APIClient
+from site_helpers import PASSWORD, client_for
+
+
+def _reachable(url: str, default_port: int) -> bool:
+    parsed = urlparse(url)
+    try:
+        with socket.create_connection((parsed.hostname or "127.0.0.1", parsed.port or default_port), timeout=2):
+            return True
+    except OSError:
+        return False
+
+
+def realstack_missing() -> str | None:
+    db, redis = os.environ.get("DATABASE_URL", ""), os.environ.get("REDIS_URL", "")
+    if not db.startswith(("postgres://", "postgresql://")):
+        return "DATABASE_URL is not a PostgreSQL URL (run `make test-realstack`)"
+    if not redis.startswith("redis://"):
+        return "REDIS_URL is not set (run `make test-realstack`)"
+    if not _reachable(db, 5432):
+        return f"PostgreSQL is not reachable at {db}"
+    if not _reachable(redis, 6379):
+        return f"Redis is not reachable at {redis}"
+    return None
+
+
+def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
+    if os.environ.get("CI", "").lower() == "true":
+        return
+    reason = realstack_missing()
+    if reason is None:
+        return
+    for item in items:
+        if "realstack" in item.keywords:
+            item.add_marker(pytest.mark.skip(reason=reason))
+
+
+@pytest.fixture
+def make_user(django_user_model: Any) -> Any:
+    counter = {"n": 0}
+
+    def make(username: str | None = None, **extra: Any) -> Any:
+        counter["n"] += 1
+        name = username or f"player{counter['n']}"
+        return django_user_model.objects.create_user(username=name, password=PASSWORD, **extra)
+
+    return make
+
+
+@pytest.fixture
+def user(make_user: Any) -> Any:
+    return make_user("alice")
+
+
+@pytest.fixture
+def api(user: Any) -> APIClient:
+    return client_for(user)

@@ -1,0 +1,79 @@
+"""Shared helpers: play legal moves, find cards in JSON, check a message leaks nothing."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from typing import Any
+
+from rest_framework.test import APIClient
+
+import engine
+
+PASSWORD = "correct-horse-battery-9"
+CARD_RE = re.compile(r"^[2-9TJQKA][SHDC]$")
+
+
+def cards_in(obj: Any) -> set[str]:
+    """Every string in ``obj`` (values and dict keys) that is a card."""
+    found: set[str] = set()
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            if isinstance(k, str) and CARD_RE.match(k):
+                found.add(k)
+            found |= cards_in(v)
+    elif isinstance(obj, list | tuple):
+        for v in obj:
+            found |= cards_in(v)
+    elif isinstance(obj, str) and CARD_RE.match(obj):
+        found.add(obj)
+    return found
+
+
+def hidden_cards(state: engine.MatchState, seat: int) -> set[str]:
+    """The cards another seat still holds in ``state``: what ``seat`` must never be shown."""
+    out: set[str] = set()
+    for other in range(4):
+        if other != seat:
+            out |= set(engine.player_view(state, other).to_json()["hand"])
+    return out
+
+
+def _without_previous_deal(message: Any) -> Any:
+    """Drop ``last_trick`` where it is the previous deal's (its cards are back in play this deal)."""
+    if not isinstance(message, dict):
+        return message
+    out = {k: _without_previous_deal(v) for k, v in message.items()}
+    if "last_trick" in out and "tricks" in out:
+        if out["tricks"]:
+            assert out["last_trick"] == out["tricks"][-1]
+        out.pop("last_trick")
+    return out
+
+
+def assert_no_leak(message: Any, state: engine.MatchState, seat: int, seed: str) -> None:
+    """``message`` was sent to ``seat`` when the match was at ``state``."""
+    leaked = cards_in(_without_previous_deal(message)) & hidden_cards(state, seat)
+    assert not leaked, f"seat {seat} was shown other seats' cards {sorted(leaked)}"
+    if not state.is_finished:
+        assert seed not in json.dumps(message), "the seed was shown before the end"
+
+
+def choose(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A legal action for the seat whose view this is, as an API body."""
+    legal = view["legal"]
+    assert legal, "asked to move when nothing is legal"
+    move = rng.choice(legal)
+    key = "bid" if view["phase"] == "bidding" else "card"
+    return {"seq": view["seq"], key: move}
+
+
+def client_for(user: Any) -> APIClient:
+    """An API client authenticated by the user's token."""
+    from rest_framework.authtoken.models import Token
+
+    client = APIClient()
+    token, _ = Token.objects.get_or_create(user=user)
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return client
