@@ -21,6 +21,9 @@ from .errors import EngineError
 DEALS_PER_MATCH = 5
 
 _UNPACK8 = struct.Struct(">8I").unpack
+_UNPACK56 = struct.Struct(">56I").unpack
+_BLOCKS7 = tuple(str(k).encode() for k in range(7))
+_BIT = tuple(1 << c for c in range(52))
 _sha256 = hashlib.sha256
 # (i + 1, limit) for i = 51..1: the modulus and the rejection bound of each Fisher–Yates step.
 _STEPS = tuple((i, i + 1, (2**32 // (i + 1)) * (i + 1)) for i in range(51, 0, -1))
@@ -52,8 +55,24 @@ def dealer_of_deal(first: int, number: int) -> int:
 
 
 def shuffled_deck(seed: str, number: int) -> list[int]:
-    """The deck of deal ``number`` (1..5) after the seeded shuffle, as card numbers."""
-    prefix = f"{check_seed(seed)}:{number}:"
+    """The deck of deal ``number`` (1..5) after the seeded shuffle, as card numbers.
+
+    The 51 steps need 51 words; seven digests give 56, and a rejection has odds of about one
+    in 10^8 per step, so the common path hashes seven blocks up front and the rare one falls
+    back to drawing words one by one, exactly as the spec reads.
+    """
+    prefix = f"{check_seed(seed)}:{number}:".encode()
+    words = _UNPACK56(b"".join(_sha256(prefix + b).digest() for b in _BLOCKS7))
+    deck = list(range(52))
+    for (i, m, limit), x in zip(_STEPS, words, strict=False):  # 56 words for 51 steps
+        if x >= limit:
+            return _shuffled_deck_slow(prefix)
+        j = x % m
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+def _shuffled_deck_slow(prefix: bytes) -> list[int]:
     deck = list(range(52))
     words: tuple[int, ...] = ()
     pos = 8
@@ -61,7 +80,7 @@ def shuffled_deck(seed: str, number: int) -> list[int]:
     for i, m, limit in _STEPS:
         while True:
             if pos == 8:
-                words = _UNPACK8(_sha256(f"{prefix}{block}".encode()).digest())
+                words = _UNPACK8(_sha256(prefix + str(block).encode()).digest())
                 block += 1
                 pos = 0
             x = words[pos]
@@ -85,13 +104,8 @@ def deal_hands(seed: str, number: int, dealer: int) -> list[list[int]]:
 
 def deal_masks(seed: str, number: int, dealer: int) -> list[int]:
     """The four hands of a deal as masks (the fast form)."""
-    masks = []
-    for hand in deal_hands(seed, number, dealer):
-        m = 0
-        for c in hand:
-            m |= 1 << c
-        masks.append(m)
-    return masks
+    bit = _BIT.__getitem__
+    return [sum(map(bit, hand)) for hand in deal_hands(seed, number, dealer)]
 
 
 def deal_strs(seed: str, number: int, dealer: int) -> list[list[str]]:
