@@ -8,7 +8,7 @@ from ..cards import SPADES_MASK, card_str, mask_cards
 from ..match import Action, Bid, Play
 from ..rules import trick_winner_index
 from ..views import PlayerView
-from . import LEVELS, register
+from . import register
 
 
 class RandomBot:
@@ -66,4 +66,3 @@ def simple_bid(hand: int) -> int:
 
 register("random", RandomBot)
 register("simple", SimpleBot)
-LEVELS.update({"easy": "random", "normal": "simple", "hard": "simple"})

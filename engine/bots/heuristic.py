@@ -1,0 +1,286 @@
+"""The ``heuristic`` bot: a careful club player following the seeds' advice.
+
+Bidding counts sure tricks (side aces, high spades, long spades, short side suits that will trump)
+and bids low rather than high; in the fifth deal it looks at the standings.  In play it cashes side
+aces early, leads spades from strength from the second trick on to draw trumps, wins as cheaply as
+is safe while its bid is not made, and once made loses safely unless a trick can break an opponent
+who still needs it.  It reads forced plays (voids, "nothing above X") from the public history.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..cards import ABOVE, SPADES_MASK, SUIT_MASKS, card_str, mask_cards
+from ..match import Action, Bid, Play
+from ..views import PlayerView
+from . import register
+from .inference import Knowledge, knowledge
+
+SIDE_SUITS = (1, 2, 3)
+
+
+def _rank_bits(hand: int, suit: int) -> int:
+    return (hand >> (13 * suit)) & 8191
+
+
+def estimate_tricks(hand: int) -> float:
+    """Expected sure tricks of a 13-card hand, counted the way the seeds teach.
+
+    >>> from engine.cards import cards_to_mask
+    >>> round(estimate_tricks(cards_to_mask("KS JS 6S 5S 2S AH 8H AD QD 7D 9C 6C 3C".split())), 1)
+    4.8
+    """
+    est = 0.0
+    sp = _rank_bits(hand, 0)
+    ns = sp.bit_count()
+    honours = 0
+    if sp >> 12 & 1:
+        est += 1.0
+        honours += 1
+    if sp >> 11 & 1:
+        est += 1.0 if ns >= 2 else 0.3
+        honours += 1
+    if sp >> 10 & 1:
+        est += 1.0 if ns >= 3 else 0.4
+        honours += 1
+    if sp >> 9 & 1 and ns >= 4:
+        est += 0.3
+    if ns > 4:
+        est += 0.5 * (ns - 4)
+    spare = max(0, ns - honours - max(0, ns - 4))
+    for s in SIDE_SUITS:
+        bits = _rank_bits(hand, s)
+        n = bits.bit_count()
+        ace = bits >> 12 & 1
+        king = bits >> 11 & 1
+        queen = bits >> 10 & 1
+        if ace:
+            est += 1.0 if n <= 6 else 0.7
+        if king:
+            if ace:
+                est += 0.8 if n <= 5 else 0.4
+            elif n >= 2:
+                est += 0.5 if n <= 5 else 0.3
+            else:
+                est += 0.1
+        if queen:
+            if ace or king:
+                est += 0.5 if n >= 3 and n <= 5 else 0.2
+            elif n >= 3:
+                est += 0.25
+        if spare > 0 and n <= 2:
+            ruff = (1.0, 0.7, 0.5)[n]
+            use = min(spare, 3 - n)
+            est += ruff * min(1.0, use / (3 - n)) if n < 2 else ruff
+            spare -= use
+    return est
+
+
+def heuristic_bid(view: PlayerView, noise: float = 0.0, rng: random.Random | None = None) -> int:
+    """Sure tricks rounded down (bid low rather than high); standings-aware in the fifth deal."""
+    assert view.seat is not None
+    est = estimate_tricks(view.hand)
+    if noise and rng is not None:
+        est += rng.gauss(0.0, noise)
+    bid = max(1, min(13, int(est * 0.88 + 0.1)))
+    if view.deal_number == 5 and view.totals:
+        me = view.seat
+        mine = view.totals[me]
+        best_other = max(t for s, t in enumerate(view.totals) if s != me)
+        deficit = best_other - mine
+        if deficit > 0:
+            # Even 13 tricks on a bid b score b + 0.1(13 - b): bid high enough to be able to catch up
+            # with a leader who makes at least a bid of 1.
+            need = -(-(deficit + 10) // 10)
+            if need > bid:
+                bid = min(13, max(bid, min(need, int(est) + 2)))
+        elif -deficit >= 30:
+            bid = max(1, min(bid, int(est * 0.8)))
+    return bid
+
+
+class Table:
+    """Per-decision facts the play rules read (all public or the seat's own)."""
+
+    def __init__(self, view: PlayerView, kn: Knowledge | None = None) -> None:
+        assert view.seat is not None
+        self.view = view
+        self.me = view.seat
+        self.kn = kn or knowledge(view)
+        self.hand = view.hand
+        self.unseen = self.kn.unseen
+        self.remaining = 13 - len(view.tricks)
+        bids = [b or 0 for b in view.bids]
+        self.need = [bids[s] - view.tricks_won[s] for s in range(4)]
+        plays = view.trick_plays()
+        self.plays = plays
+        self.later = [(self.me + i) % 4 for i in range(1, 4 - len(plays))]
+        self.needy = {
+            s for s in range(4) if s != self.me and 0 < self.need[s] <= self.remaining
+        }
+
+    def may_hold(self, seat: int, mask: int) -> bool:
+        return bool(self.kn.allowed[seat] & mask)
+
+    def may_trump(self, seat: int, suit: int) -> bool:
+        """Seat may be void in ``suit`` and hold a spade (known void, or the suit is nearly gone)."""
+        allowed = self.kn.allowed[seat]
+        if not allowed & SPADES_MASK:
+            return False
+        if not allowed & SUIT_MASKS[suit]:
+            return True
+        return (self.unseen & SUIT_MASKS[suit]).bit_count() <= 1
+
+    def beaters(self, card: int, trick: list[int]) -> int:
+        """How many later seats might still beat ``card`` if it were winning the trick now."""
+        led = trick[0] // 13 if trick else card // 13
+        n = 0
+        for q in self.later:
+            if card < 13:  # a spade: beaten only by a higher spade (led spades, or q void in the led suit)
+                if self.may_hold(q, ABOVE[card]) and (
+                    led == 0 or not self.kn.allowed[q] & SUIT_MASKS[led] or self.may_trump(q, led)
+                ):
+                    n += 1
+            elif self.may_hold(q, ABOVE[card]) or self.may_trump(q, led):
+                n += 1
+        return n
+
+
+def strength(card: int) -> int:
+    """Play value: any spade outranks any side card."""
+    return card % 13 + (13 if card < 13 else 0)
+
+
+def _wins(trick: list[int], card: int) -> bool:
+    if not trick:
+        return True
+    best = trick[0]
+    for c in trick[1:]:
+        if (c // 13 == best // 13 and c > best) or (c < 13 <= best):
+            best = c
+    return (card // 13 == best // 13 and card > best) or (card < 13 <= best)
+
+
+def _winner_seat(plays: list[tuple[int, int]]) -> int:
+    seat, best = plays[0]
+    for s, c in plays[1:]:
+        if (c // 13 == best // 13 and c > best) or (c < 13 <= best):
+            seat, best = s, c
+    return seat
+
+
+def choose_card(view: PlayerView, kn: Knowledge | None = None) -> int:
+    t = Table(view, kn)
+    legal = mask_cards(view.legal_cards)
+    if len(legal) == 1:
+        return legal[0]
+    my_need = t.need[t.me]
+    want = 0 < my_need <= t.remaining
+    if not t.plays:
+        return _lead(t, legal, want or bool(t.needy))
+    trick = [c for _, c in t.plays]
+    if want:
+        return _try_win(t, legal, trick)
+    if t.needy:
+        current = _winner_seat(t.plays)
+        if current in t.needy or any(q in t.needy for q in t.later):
+            return _try_win(t, legal, trick)
+    return _lose(t, legal, trick)
+
+
+def _try_win(t: Table, legal: list[int], trick: list[int]) -> int:
+    winning = [c for c in legal if _wins(trick, c)]
+    if not winning:
+        return _discard(t, legal)
+    sure = [c for c in winning if t.beaters(c, trick) == 0]
+    if sure:
+        return min(sure, key=strength)
+    # No sure winner: take the best chance, cheapest among equals.
+    return min(winning, key=lambda c: (t.beaters(c, trick), -strength(c) if c >= 13 else strength(c)))
+
+
+def _discard(t: Table, legal: list[int]) -> int:
+    """A card that cannot win: keep spades and masters, shorten short side suits."""
+    hand = t.hand
+
+    def key(c: int) -> tuple[int, int, int, int]:
+        suit = c // 13
+        master = not (t.unseen & ABOVE[c])
+        return (1 if c < 13 else 0, 1 if master else 0, (hand & SUIT_MASKS[suit]).bit_count(), c % 13)
+
+    return min(legal, key=key)
+
+
+def _lose(t: Table, legal: list[int], trick: list[int]) -> int:
+    losing = [c for c in legal if not _wins(trick, c)]
+    if losing:
+        # Shed the most dangerous card that surely loses (someone already beats it).
+        return max(losing, key=strength)
+    if not t.later:
+        return max(legal, key=strength)  # the trick is ours anyway: spend the biggest card
+    return min(legal, key=strength)  # the lowest winner is the likeliest to be overtaken
+
+
+def _lead(t: Table, legal: list[int], want: bool) -> int:
+    hand = t.hand
+    unseen = t.unseen
+    opp_spades = unseen & SPADES_MASK
+    first = t.view.first_trick
+    if want:
+        my_spades = [c for c in legal if c < 13]
+        if my_spades and not first:
+            top = max(my_spades)
+            if not opp_spades:
+                return top  # nobody else holds a spade: every spade is a sure trick
+            if not unseen & ABOVE[top]:
+                return top  # the master spade draws the others' trumps
+        # Cash side masters whose suit nobody is likely to trump.
+        masters = []
+        for c in legal:
+            if c < 13 or unseen & ABOVE[c]:
+                continue
+            suit = c // 13
+            if not opp_spades or not any(t.may_trump(q, suit) for q in range(4) if q != t.me):
+                masters.append(c)
+        if masters:
+            return max(masters, key=lambda c: ((unseen & SUIT_MASKS[c // 13]).bit_count(), c % 13))
+    # Lead low: from a short side suit (making a void to trump later) without a guarded honour.
+    side = [c for c in legal if c >= 13]
+    if side:
+
+        def key(c: int) -> tuple[int, int, int]:
+            suit = c // 13
+            n = (hand & SUIT_MASKS[suit]).bit_count()
+            lowest = c == min(x for x in side if x // 13 == suit)
+            if want:
+                return (0 if lowest else 1, n, c % 13)
+            # Losing on purpose: the card with the most unseen cards above it.
+            return (0 if lowest else 1, -(unseen & ABOVE[c]).bit_count(), c % 13)
+
+        return min(side, key=key)
+    return min(legal) if not want else max(legal)
+
+
+class HeuristicBot:
+    """The careful club player (``normal`` level); ``noise`` > 0 makes the ``easy`` level."""
+
+    name = "heuristic"
+    noise = 0.0
+
+    def choose(self, view: PlayerView, rng: random.Random) -> Action:
+        assert view.seat is not None
+        if view.legal_bids:
+            return Bid(view.seat, heuristic_bid(view, self.noise * 2, rng))
+        if self.noise and rng.random() < self.noise:
+            return Play(view.seat, card_str(rng.choice(mask_cards(view.legal_cards))))
+        return Play(view.seat, card_str(choose_card(view)))
+
+
+class EasyBot(HeuristicBot):
+    name = "easy"
+    noise = 0.3
+
+
+register("heuristic", HeuristicBot)
+register("heuristic-noisy", EasyBot)

@@ -1,0 +1,140 @@
+"""What the public history of a deal proves about the hidden hands (the seeds' 从强制出牌里读牌).
+
+Every rule reads one forced play.  Since cards only ever leave a hand, "seat ``s`` did not hold
+card ``c`` at that moment" stays true for the rest of the deal, so each reading removes cards from
+the set a seat *may* hold:
+
+* a seat that did not follow the led suit holds none of it (a void);
+* following the led suit below the best card of that suit, on a trick not yet trumped (or a spade
+  lead), proves the seat holds nothing above that best card in the suit ("nothing above X");
+* discarding off-suit on an untrumped side-suit trick proves the seat holds no spade at all
+  (any spade would have won, so one was forced);
+* discarding (off-suit, or a lower spade) when a spade is already on the table proves the seat holds
+  no spade above the table's highest;
+* leading a spade to the first trick proves the leader held only spades.
+
+The bids are soft evidence: :func:`bid_likelihood` weighs a sampled hand by how well it explains a
+bid (the sampler uses it to re-weight otherwise legal samples).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..cards import ABOVE, FULL_DECK, SPADES_MASK, SUIT_MASKS
+from ..views import PlayerView
+
+NON_SPADES = FULL_DECK & ~SPADES_MASK
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    """One seat's knowledge of a deal in progress, derived from its view only.
+
+    ``allowed[s]`` is the set of unseen cards seat ``s`` may still hold (0 for the viewer itself);
+    ``counts[s]`` how many cards seat ``s`` holds; ``unseen`` the cards neither in the viewer's hand
+    nor played.  ``start_hands[s]`` are the cards each other seat has played this deal, which a
+    sample completes into the hand it was dealt (for the bid evidence).
+    """
+
+    me: int
+    hand: int
+    unseen: int
+    allowed: tuple[int, int, int, int]
+    counts: tuple[int, int, int, int]
+    played_by: tuple[int, int, int, int]
+
+
+def forbidden_from_plays(plays: Sequence[tuple[int, int]], first_trick: bool) -> dict[int, int]:
+    """Cards each seat is proven not to hold, from one trick's plays ``[(seat, card), ...]`` in order.
+
+    Returns ``{seat: mask of cards that seat cannot hold}`` (after the trick; cards played are not
+    included, the caller removes them anyway).
+    """
+    out: dict[int, int] = {}
+    if not plays:
+        return out
+    leader, lead = plays[0]
+    led = lead // 13
+    if first_trick and led == 0:
+        # A spade may lead the first trick only from a hand of nothing but spades.
+        out[leader] = out.get(leader, 0) | NON_SPADES
+    best_led = lead
+    best_spade = lead if led == 0 else -1
+    for seat, c in plays[1:]:
+        no = 0
+        suit = c // 13
+        if suit != led:
+            no |= SUIT_MASKS[led]  # void in the led suit
+            if led != 0:
+                if best_spade < 0:
+                    if suit != 0:
+                        no |= SPADES_MASK  # an untrumped trick: any spade would have been forced
+                elif suit != 0 or c < best_spade:
+                    no |= ABOVE[best_spade]  # could not over-trump
+            # led == 0 and a non-spade: void in spades, already recorded
+        else:
+            if led == 0:
+                if c < best_spade:
+                    no |= ABOVE[best_spade]  # spade led: must beat the highest spade when able
+            elif best_spade < 0 and c < best_led:
+                no |= ABOVE[best_led]  # untrumped: must beat the highest card of the led suit when able
+        if no:
+            out[seat] = out.get(seat, 0) | no
+        if suit == led and c > best_led:
+            best_led = c
+        if suit == 0 and c > best_spade:
+            best_spade = c
+    return out
+
+
+def deal_plays(view: PlayerView) -> list[tuple[list[tuple[int, int]], bool]]:
+    """Every trick of the current deal (completed and in progress) as ``(plays, first_trick)``."""
+    out: list[tuple[list[tuple[int, int]], bool]] = []
+    for i, t in enumerate(view.tricks):
+        out.append((t.plays(), i == 0))
+    if view.trick:
+        out.append((view.trick_plays(), not view.tricks))
+    return out
+
+
+def knowledge(view: PlayerView) -> Knowledge:
+    """The hard constraints on every other seat's hand, from ``view`` alone."""
+    assert view.seat is not None
+    me = view.seat
+    played = view.played
+    unseen = FULL_DECK & ~played & ~view.hand
+    forbid = [0, 0, 0, 0]
+    played_by = [0, 0, 0, 0]
+    for plays, first in deal_plays(view):
+        for seat, c in plays:
+            played_by[seat] |= 1 << c
+        for seat, no in forbidden_from_plays(plays, first).items():
+            forbid[seat] |= no
+    allowed = [0, 0, 0, 0]
+    for s in range(4):
+        if s != me:
+            allowed[s] = unseen & ~forbid[s]
+    counts = tuple(view.hand_counts)
+    return Knowledge(
+        me=me,
+        hand=view.hand,
+        unseen=unseen,
+        allowed=(allowed[0], allowed[1], allowed[2], allowed[3]),
+        counts=(counts[0], counts[1], counts[2], counts[3]),
+        played_by=(played_by[0], played_by[1], played_by[2], played_by[3]),
+    )
+
+
+def bid_likelihood(dealt_hand: int, bid: int) -> float:
+    """Soft evidence: how plausible ``bid`` is from ``dealt_hand`` for a careful bidder (unnormalised).
+
+    A Gaussian in the difference between the bid and the hand's estimated sure tricks; wide enough
+    that unusual bidders are never ruled out.
+    """
+    from .heuristic import estimate_tricks  # late import: heuristic imports this module
+
+    diff = bid - estimate_tricks(dealt_hand) * 0.9
+    return math.exp(-diff * diff / (2 * 1.5 * 1.5)) + 0.02
