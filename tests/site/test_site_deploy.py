@@ -1,0 +1,111 @@
+"""Deployment files and environment-driven settings.
+
+Docker cannot run here, so docker-compose.yml is parsed and each service's command is checked
+against the code: the modules, the ASGI application and the Celery app it names must exist.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def compose() -> dict:
+    return yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+
+
+def test_compose_has_the_five_services_from_one_image() -> None:
+    services = compose()["services"]
+    assert set(services) == {"web", "worker", "beat", "postgres", "redis"}
+    app = [services[n] for n in ("web", "worker", "beat")]
+    assert {s["build"] for s in app} == {"."}
+    assert len({s["image"] for s in app}) == 1
+    assert (ROOT / "Dockerfile").is_file()
+    for s in app:
+        env = s["environment"]
+        assert env["DATABASE_URL"].startswith("postgres://") and "@postgres:" in env["DATABASE_URL"]
+        assert env["REDIS_URL"].startswith("redis://redis:")
+        assert env["DJANGO_SETTINGS_MODULE"] == "callbreak_site.settings"
+        importlib.import_module(env["DJANGO_SETTINGS_MODULE"])
+
+
+def _resolve(ref: str) -> object:
+    module, _, attr = ref.partition(":")
+    obj = importlib.import_module(module)
+    for part in filter(None, attr.split(".")):
+        obj = getattr(obj, part)
+    return obj
+
+
+def test_each_command_names_real_code() -> None:
+    services = compose()["services"]
+    web = services["web"]["command"]
+    asgi = re.search(r"daphne .*?([\w.]+:[\w.]+)", web)
+    assert asgi, web
+    from channels.routing import ProtocolTypeRouter
+
+    assert isinstance(_resolve(asgi.group(1)), ProtocolTypeRouter)
+    assert "manage.py migrate" in web and (ROOT / "manage.py").is_file()
+    from celery import Celery
+
+    for name, sub in (("worker", "worker"), ("beat", "beat")):
+        cmd = services[name]["command"].split()
+        assert cmd[:3] == ["celery", "-A", cmd[2]] and sub in cmd
+        app = importlib.import_module(cmd[2]).celery_app
+        assert isinstance(app, Celery)
+    from callbreak_site.celery import app
+
+    app.loader.import_default_modules()
+    assert "games.tasks.bot_move" in app.tasks
+    for entry in app.conf.beat_schedule.values():
+        assert entry["task"] in app.tasks, entry
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    cmd = re.search(r'CMD \[(.*)\]', dockerfile)
+    assert cmd and "callbreak_site.asgi:application" in cmd.group(1)
+    for copied in re.findall(r"^COPY (\S+) ", dockerfile, re.M):
+        for part in copied.split():
+            assert (ROOT / part).exists(), part
+
+
+def _settings_in_subprocess(env: dict[str, str], code: str) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items()
+             if k not in {"DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "CELERY_TASK_ALWAYS_EAGER"}}
+    clean.update(env, DJANGO_SETTINGS_MODULE="callbreak_site.settings")
+    return subprocess.run([sys.executable, "-c", "import django; django.setup(); " + code],
+                          env=clean, cwd=ROOT, capture_output=True, text=True, timeout=60)
+
+
+def test_embedded_default_settings() -> None:
+    r = _settings_in_subprocess({}, (
+        "from django.conf import settings as s; "
+        "print(s.DATABASES['default']['ENGINE'], s.CHANNEL_LAYERS['default']['BACKEND'], "
+        "s.CELERY_TASK_ALWAYS_EAGER, s.DEBUG)"))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["django.db.backends.sqlite3", "channels.layers.InMemoryChannelLayer", "True", "True"]
+
+
+def test_database_and_redis_urls_switch_the_stack() -> None:
+    r = _settings_in_subprocess(
+        {"DATABASE_URL": "postgres://u:p@db.example:5432/cb", "REDIS_URL": "redis://cache.example:6379/2",
+         "SECRET_KEY": "x" * 50, "DEBUG": "0"},
+        ("from django.conf import settings as s; "
+         "print(s.DATABASES['default']['ENGINE'], s.DATABASES['default']['NAME'], "
+         "s.CHANNEL_LAYERS['default']['BACKEND'], s.CELERY_BROKER_URL, s.CELERY_TASK_ALWAYS_EAGER, s.DEBUG)"))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["django.db.backends.postgresql", "cb", "channels_redis.core.RedisChannelLayer",
+                                "redis://cache.example:6379/2", "False", "False"]
+
+
+def test_secret_key_is_required_without_debug() -> None:
+    r = _settings_in_subprocess({"DEBUG": "0"}, "print('started')")
+    assert r.returncode != 0
+    assert "SECRET_KEY must be set" in r.stderr
+    assert "started" not in r.stdout
