@@ -23,7 +23,8 @@ def play_match(seed: str, seats: list[str]) -> tuple[tuple[int, ...], list[list[
         view = player_view(state, seat)
         t0 = time.perf_counter()
         action = decide(seats[seat], view, seed)
-        times[seat].append(time.perf_counter() - t0)
+        dt = time.perf_counter() - t0
+        times[seat].append(dt if state.phase == "playing" else -dt)
         state = apply(state, action)
     for d in state.completed:
         for s in range(4):
@@ -61,10 +62,12 @@ def main() -> None:
                 bidc[n] = bidc.get(n, 0) + bids[s]
                 dts.setdefault(n, []).extend(times[s])
     for n in games:
-        ts = sorted(dts[n])
+        ts = sorted(t for t in dts[n] if t >= 0)
+        tb = sorted(-t for t in dts[n] if t < 0)
         print(f"{n:12s} seats={games[n]:5d} win={share[n] / games[n]:.3f} "
               f"margin={margin[n] / games[n] / 10:+.2f} made={madec[n] / bidc[n]:.3f} "
-              f"t50={ts[len(ts) // 2] * 1000:.1f}ms t95={ts[int(len(ts) * 0.95)] * 1000:.1f}ms")
+              f"t50={ts[len(ts) // 2] * 1000:.1f}ms t95={ts[int(len(ts) * 0.95)] * 1000:.1f}ms "
+              f"bid50={tb[len(tb) // 2] * 1000:.1f}ms bid95={tb[int(len(tb) * 0.95)] * 1000:.1f}ms", flush=True)
 
 
 if __name__ == "__main__":

@@ -57,11 +57,11 @@ def decide(name: str, view: PlayerView, seed: str | int = 0) -> Action:
     return get_bot(name).choose(view, rng)
 
 
-from . import basic, heuristic  # noqa: E402  (registers the built-in bots)
+from . import basic, heuristic, strong  # noqa: E402  (registers the built-in bots)
 
-LEVELS.update({"easy": "heuristic-noisy", "normal": "heuristic", "hard": "heuristic"})
+LEVELS.update({"easy": "heuristic-noisy", "normal": "heuristic", "hard": "strong"})
 
 BOT_NAMES: list[str] = bot_names()
 
 __all__ = ["BOT_NAMES", "DEFAULT_BOT", "LEVELS", "Bot", "basic", "bot_names", "decide", "get_bot", "heuristic",
-           "register", "resolve"]
+           "register", "resolve", "strong"]

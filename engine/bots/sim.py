@@ -1,0 +1,223 @@
+"""Fast playouts on masks with a greedy club-player policy, for the ``strong`` bot's simulations.
+
+The policy is the heuristic's plan reduced to bit operations inside one sampled (fully known) deal:
+a seat that still needs tricks cashes masters and wins as cheaply as no later seat can beat, one
+whose bid is made throws its highest losing card unless an opponent who still needs tricks would
+take the trick.  It is deterministic, so a playout is a function of the sampled hands alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..cards import ABOVE, SPADES_MASK, SUIT_MASKS
+
+NS = ((1 << 52) - 1) & ~SPADES_MASK
+_SIDE = (1, 2, 3)
+
+
+def low_card(mask: int) -> int:
+    """The cheapest card of ``mask`` (lowest side card, else lowest spade)."""
+    best = -1
+    best_rank = 99
+    for s in _SIDE:
+        b = (mask >> (13 * s)) & 8191
+        if b:
+            r = (b & -b).bit_length() - 1
+            if r < best_rank:
+                best_rank = r
+                best = 13 * s + r
+    if best >= 0:
+        return best
+    sp = mask & SPADES_MASK
+    return (sp & -sp).bit_length() - 1
+
+
+def high_card(mask: int) -> int:
+    """The most valuable card of ``mask`` (highest spade, else highest side card)."""
+    sp = mask & SPADES_MASK
+    if sp:
+        return sp.bit_length() - 1
+    best = -1
+    best_rank = -1
+    for s in _SIDE:
+        b = (mask >> (13 * s)) & 8191
+        if b:
+            r = b.bit_length() - 1
+            if r > best_rank:
+                best_rank = r
+                best = 13 * s + r
+    return best
+
+
+def legal(hand: int, trick: Sequence[int], first: bool) -> int:
+    if not trick:
+        return hand & NS if first and hand & NS else hand
+    led = trick[0] // 13
+    best_led = -1
+    best_spade = -1
+    for c in trick:
+        if c < 13:
+            if c > best_spade:
+                best_spade = c
+        elif c // 13 == led and c > best_led:
+            best_led = c
+    if led == 0:
+        best_led = best_spade
+    same = hand & SUIT_MASKS[led]
+    if same:
+        if led != 0 and best_spade >= 0:
+            return same
+        return (same & ABOVE[best_led]) or same
+    spades = hand & SPADES_MASK
+    if not spades:
+        return hand
+    if best_spade < 0:
+        return spades
+    return (spades & ABOVE[best_spade]) or hand
+
+
+def policy_card(
+    h: Sequence[int], seat: int, leader: int, trick: Sequence[int], won: Sequence[int], bids: Sequence[int],
+    first: bool,
+) -> int:
+    """The greedy policy's card for ``seat`` in a fully known deal."""
+    hand = h[seat]
+    lg = legal(hand, trick, first)
+    if not lg & (lg - 1):
+        return lg.bit_length() - 1
+    left = hand.bit_count()
+    need = bids[seat] - won[seat]
+    want = 0 < need <= left
+    if not trick:
+        if not want:
+            for q in range(4):
+                if q != seat and 0 < bids[q] - won[q] <= left:
+                    want = True
+                    break
+        if want:
+            others = 0
+            for q in range(4):
+                if q != seat:
+                    others |= h[q]
+            osp = others & SPADES_MASK
+            sp = lg & SPADES_MASK
+            if sp and not first:
+                top = sp.bit_length() - 1
+                if not osp & ABOVE[top]:
+                    return top
+            for s in _SIDE:
+                b = lg & SUIT_MASKS[s]
+                if not b:
+                    continue
+                top = b.bit_length() - 1
+                if others & ABOVE[top]:
+                    continue
+                risky = False
+                for q in range(4):
+                    if q != seat and not h[q] & SUIT_MASKS[s] and h[q] & SPADES_MASK:
+                        risky = True
+                        break
+                if not risky:
+                    return top
+        return low_card(lg)
+    led = trick[0] // 13
+    best = trick[0]
+    bi = 0
+    for i in range(1, len(trick)):
+        c = trick[i]
+        if (c // 13 == best // 13 and c > best) or (c < 13 <= best):
+            best = c
+            bi = i
+    w = lg & SPADES_MASK & ABOVE[best] if best < 13 else lg & ABOVE[best] | lg & SPADES_MASK
+    n = len(trick)
+    later = [(seat + i) & 3 for i in range(1, 4 - n)]
+    if not want:
+        current = (leader + bi) & 3
+        if 0 < bids[current] - won[current] <= left and current != seat:
+            want = True
+        else:
+            for q in later:
+                if 0 < bids[q] - won[q] <= left:
+                    want = True
+                    break
+    if want:
+        if not w:
+            return low_card(lg)
+        for part in (w & NS, w & SPADES_MASK):
+            while part:
+                low = part & -part
+                c = low.bit_length() - 1
+                part ^= low
+                safe = True
+                for q in later:
+                    hq = h[q]
+                    if c < 13:
+                        if hq & ABOVE[c] and (led == 0 or not hq & SUIT_MASKS[led]):
+                            safe = False
+                            break
+                    elif hq & ABOVE[c] or (not hq & SUIT_MASKS[led] and hq & SPADES_MASK):
+                        safe = False
+                        break
+                if safe:
+                    return c
+        rest = lg & ~w
+        return low_card(rest) if rest else low_card(w)
+    rest = lg & ~w
+    if rest:
+        return high_card(rest)
+    return high_card(lg) if not later else low_card(lg)
+
+
+def policy_playout(
+    hands: Sequence[int],
+    leader: int,
+    trick: Sequence[int],
+    won: Sequence[int],
+    bids: Sequence[int],
+    first: bool,
+) -> list[int]:
+    """Finish the deal with every seat on the greedy policy; return the tricks won per seat."""
+    h = list(hands)
+    w = list(won)
+    t = list(trick)
+    seat = (leader + len(t)) & 3
+    while True:
+        if not t and not h[seat]:
+            return w
+        c = policy_card(h, seat, leader, t, w, bids, first)
+        h[seat] ^= 1 << c
+        t.append(c)
+        if len(t) == 4:
+            best = t[0]
+            bi = 0
+            for i in range(1, 4):
+                x = t[i]
+                if (x // 13 == best // 13 and x > best) or (x < 13 <= best):
+                    best = x
+                    bi = i
+            winner = (leader + bi) & 3
+            w[winner] += 1
+            leader = winner
+            seat = winner
+            t = []
+            first = False
+        else:
+            seat = (seat + 1) & 3
+
+
+def deal_score(bid: int, won: int) -> int:
+    return bid * 10 + (won - bid) if won >= bid else -bid * 10
+
+
+def utility(me: int, bids: Sequence[int], won: Sequence[int], totals: Sequence[int], last_deal: bool) -> float:
+    """What a finished simulated deal is worth to ``me``: the margin over the field's mean (tenths);
+    in the last deal mostly the share of the match win."""
+    scores = [deal_score(bids[s], won[s]) for s in range(4)]
+    margin = scores[me] - (sum(scores) - scores[me]) / 3
+    if not last_deal:
+        return float(margin)
+    finals = [totals[s] + scores[s] for s in range(4)]
+    top = max(finals)
+    share = 1.0 / finals.count(top) if finals[me] == top else 0.0
+    return 300.0 * share + 0.2 * margin

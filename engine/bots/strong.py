@@ -1,0 +1,172 @@
+"""The ``strong`` bot: inference, sampled deals, and evaluation of every legal card by playouts.
+
+For a card: the unseen cards are dealt to the other seats many times, each deal consistent with
+every forced-play reading of :mod:`.inference` and weighted by how well it explains the bids; each
+legal card is then played out in every sampled deal with the greedy policy of :mod:`.sim` (the same
+deals for every card, so luck cancels between them), and the card with the best weighted mean
+utility is played.  Utility is the deal's score margin over the field, and in the fifth deal
+mostly the share of the match win.
+
+For a bid: the other hands are sampled (earlier bids as evidence), later bidders are given the
+heuristic's bid, and every candidate bid is played out in every sample; the bid with the best
+expected utility under the asymmetric scoring wins (so in the fifth deal a player far behind bids
+higher and a leader bids safe, as the seeds advise).
+
+The work is an iteration budget, not a clock, so a decision depends only on ``(view, seed)``.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..cards import FULL_DECK, card_str, mask_cards
+from ..match import Action, Bid, Play
+from ..views import PlayerView
+from . import register
+from .heuristic import estimate_tricks, strength
+from .inference import Knowledge, bid_likelihood, knowledge
+from .sampler import sample_hands, sample_worlds
+from .sim import policy_playout, utility
+
+#: Default work per card decision: playouts shared among the legal cards.
+DEFAULT_PLAY_BUDGET = 240
+#: Default work per bid: playouts shared among the candidate bids.
+DEFAULT_BID_BUDGET = 600
+MIN_WORLDS = 8
+MAX_WORLDS = 80
+
+
+def _finish_trick(hands: list[int], leader: int, trick: list[int], won: list[int]) -> tuple[int, list[int], list[int]]:
+    """Resolve a 4-card trick: the new leader, an empty trick and the updated tricks won."""
+    best = trick[0]
+    bi = 0
+    for i in range(1, 4):
+        x = trick[i]
+        if (x // 13 == best // 13 and x > best) or (x < 13 <= best):
+            best = x
+            bi = i
+    winner = (leader + bi) & 3
+    won = won[:]
+    won[winner] += 1
+    return winner, [], won
+
+
+def evaluate_cards(
+    view: PlayerView, rng: random.Random, budget: int = DEFAULT_PLAY_BUDGET, kn: Knowledge | None = None
+) -> dict[int, float]:
+    """Weighted mean utility of each legal card over sampled deals."""
+    assert view.seat is not None
+    me = view.seat
+    kn = kn or knowledge(view)
+    legal = mask_cards(view.legal_cards)
+    n_worlds = max(MIN_WORLDS, min(MAX_WORLDS, budget // max(1, len(legal))))
+    worlds = sample_worlds(kn, view.bids, n_worlds, rng)
+    bids = [b or 0 for b in view.bids]
+    last = view.deal_number == 5
+    totals = view.totals
+    leader = view.trick_leader
+    first = view.first_trick
+    values = dict.fromkeys(legal, 0.0)
+    total_w = 0.0
+    for hands, weight in worlds:
+        total_w += weight
+        for c in legal:
+            h = hands[:]
+            h[me] ^= 1 << c
+            trick = list(view.trick) + [c]
+            won = list(view.tricks_won)
+            lead = leader
+            f = first
+            if len(trick) == 4:
+                lead, trick, won = _finish_trick(h, lead, trick, won)
+                f = False
+            result = policy_playout(h, lead, trick, won, bids, f)
+            values[c] += weight * utility(me, bids, result, totals, last)
+    if total_w > 0:
+        for c in values:
+            values[c] /= total_w
+    return values
+
+
+def strong_card(view: PlayerView, rng: random.Random, budget: int = DEFAULT_PLAY_BUDGET) -> int:
+    legal = mask_cards(view.legal_cards)
+    if len(legal) == 1:
+        return legal[0]
+    values = evaluate_cards(view, rng, budget)
+    return max(legal, key=lambda c: (round(values[c], 6), -strength(c)))
+
+
+def _base_bid(hand: int) -> int:
+    return max(1, min(13, int(estimate_tricks(hand) * 0.88 + 0.1)))
+
+
+def bid_candidates(view: PlayerView) -> list[int]:
+    base = _base_bid(view.hand)
+    lo, hi = max(1, base - 1), min(13, base + 2)
+    if view.deal_number == 5:
+        hi = min(13, base + 5)
+    return list(range(lo, hi + 1))
+
+
+def bid_values(
+    view: PlayerView, rng: random.Random, budget: int = DEFAULT_BID_BUDGET
+) -> dict[int, float]:
+    """Expected utility of each candidate bid over sampled deals."""
+    assert view.seat is not None
+    me = view.seat
+    cands = bid_candidates(view)
+    n_worlds = max(MIN_WORLDS, budget // len(cands))
+    unseen = FULL_DECK & ~view.hand
+    seats = [s for s in range(4) if s != me]
+    allowed = [unseen] * 4
+    counts = [13] * 4
+    leader = (view.dealer + 1) % 4
+    last = view.deal_number == 5
+    values = dict.fromkeys(cands, 0.0)
+    total_w = 0.0
+    for _ in range(n_worlds):
+        hands = sample_hands(unseen, allowed, counts, seats, rng)
+        hands[me] = view.hand
+        weight = 1.0
+        bids: list[int] = [0, 0, 0, 0]
+        for s in seats:
+            b = view.bids[s]
+            if b is not None:
+                weight *= bid_likelihood(hands[s], b)
+                bids[s] = b
+            else:
+                bids[s] = _base_bid(hands[s])
+        total_w += weight
+        for b in cands:
+            bids[me] = b
+            won = policy_playout(hands, leader, [], [0, 0, 0, 0], bids, True)
+            values[b] += weight * utility(me, bids, won, view.totals, last)
+    if total_w > 0:
+        for b in values:
+            values[b] /= total_w
+    return values
+
+
+def strong_bid(view: PlayerView, rng: random.Random, budget: int = DEFAULT_BID_BUDGET) -> int:
+    values = bid_values(view, rng, budget)
+    # Ties go to the lower bid: bid low rather than high.
+    return max(values, key=lambda b: (round(values[b], 6), -b))
+
+
+class StrongBot:
+    """Inference + sampling + playouts (the ``hard`` level)."""
+
+    name = "strong"
+
+    def __init__(self, play_budget: int = DEFAULT_PLAY_BUDGET, bid_budget: int = DEFAULT_BID_BUDGET) -> None:
+        self.play_budget = play_budget
+        self.bid_budget = bid_budget
+
+    def choose(self, view: PlayerView, rng: random.Random) -> Action:
+        assert view.seat is not None
+        if view.legal_bids:
+            return Bid(view.seat, strong_bid(view, rng, self.bid_budget))
+        return Play(view.seat, card_str(strong_card(view, rng, self.play_budget)))
+
+
+register("strong", StrongBot)
