@@ -70,6 +70,7 @@ def random_playout(
             trumped = led != 0 and win < 13
             followers = nexts[seat][done - 1:]
             done = 0
+            first = False  # the restriction is on the first lead, which is already made
         else:
             hand = h[seat]
             if not hand:
