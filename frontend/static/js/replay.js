@@ -77,7 +77,7 @@ function render() {
     const plate = el.querySelector(".plate");
     const dealer = deal.dealer === s;
     plate.innerHTML = `<div class="plate-top">${dealer ? `<span class="dealer-chip" title="${_("Dealer")}">${_("D")}</span>` : ""}` +
-      `<span class="pname"></span>${p.kind === "bot" ? `<span class="badge bot">🤖 ${_("Bot")}${p.bot ? " · " + p.bot : ""}</span>` : ""}</div>` +
+      `<span class="pname"></span>${p.kind === "bot" ? `<span class="badge bot">${_("Bot")}${p.bot ? " · " + p.bot : ""}</span>` : ""}</div>` +
       `<div class="plate-stats"><span class="tricks ${S.bids[s] != null && S.won[s] >= S.bids[s] ? "made" : ""}"><b>${S.won[s]}</b>/<b>${S.bids[s] ?? "–"}</b></span>` +
       `<span class="total">Σ ${fmt1(S.totals[s])}</span></div>`;
     plate.querySelector(".pname").textContent = p.name || name(s);
@@ -110,9 +110,9 @@ function render() {
   else label = fmt(_("Deal %(n)s scored: %(scores)s"), { n: deal.number, scores: deal.scores.map((x, s) => `${name(s)} ${fmt1(x)}`).join(", ") });
   $(".replay-step-label").textContent = `${pos + 1}/${steps.length} · ${label}`;
   $("#progress").value = pos;
-  $("#jump-deal").value = String(st.d);
+  $("#jump-deal").value = String(st.d + 1);
   fillTricks(st.d);
-  $("#jump-trick").value = st.kind === "play" ? String(st.t) : "";
+  $("#jump-trick").value = st.kind === "play" ? String(st.t + 1) : "";
   app.querySelector('[data-act="back"]').disabled = pos === 0;
   app.querySelector('[data-act="start"]').disabled = pos === 0;
   app.querySelector('[data-act="fwd"]').disabled = pos >= steps.length - 1;
@@ -126,7 +126,7 @@ function fillTricks(d) {
   tricksFor = d;
   const sel = $("#jump-trick");
   sel.innerHTML = `<option value="">${_("bidding")}</option>` +
-    Array.from({ length: 13 }, (_x, t) => `<option value="${t}">${t + 1}</option>`).join("");
+    Array.from({ length: 13 }, (_x, t) => `<option value="${t + 1}">${t + 1}</option>`).join("");
 }
 
 function go(k) {
@@ -160,10 +160,10 @@ function renderScores() {
   let rows = "";
   for (const d of doc.deals) {
     rows += `<tr><th scope="row">${d.number}</th>` + seats.map((s) =>
-      `<td class="${d.scores[s] < 0 ? "neg" : "pos"}"><span class="bw">${d.bids.find((b) => b.seat === s)?.bid}/${d.tricks_won[s]}</span>` +
+      `<td class="${d.scores[s] < 0 ? "neg" : "pos"}"><span class="bw">${d.tricks_won[s]}/${d.bids.find((b) => b.seat === s)?.bid}</span>` +
       `<span class="sc">${d.scores[s] > 0 ? "+" : ""}${fmt1(d.scores[s])}</span></td>`).join("") + "</tr>";
   }
-  const tot = seats.map((s) => `<td class="${doc.winners.includes(s) ? "win" : ""}">${fmt1(doc.final_totals[s])}${doc.winners.includes(s) ? " 🏆" : ""}</td>`).join("");
+  const tot = seats.map((s) => `<td class="${doc.winners.includes(s) ? "win" : ""}">${fmt1(doc.final_totals[s])}${doc.winners.includes(s) ? " ★" : ""}</td>`).join("");
   $(".score-sheet").innerHTML = `<table><thead><tr><th>${_("Deal")}</th>${seats.map(() => "<th><span></span></th>").join("")}</tr></thead>` +
     `<tbody>${rows}</tbody><tfoot><tr><th>${_("Total")}</th>${tot}</tr></tfoot></table>`;
   $(".score-sheet").querySelectorAll("thead th span").forEach((sp, i) => { sp.textContent = name(i); });
@@ -213,7 +213,7 @@ async function load() {
   if (me >= 0) bottomSeat = me;
   buildSteps();
   $("#progress").max = String(steps.length - 1);
-  $("#jump-deal").innerHTML = doc.deals.map((d, i) => `<option value="${i}">${d.number}</option>`).join("");
+  $("#jump-deal").innerHTML = doc.deals.map((d, i) => `<option value="${i + 1}">${d.number}</option>`).join("");
   for (const el of app.querySelectorAll(".seed")) el.textContent = doc.seed;
   for (const el of app.querySelectorAll(".commitment")) el.textContent = doc.seed_commitment;
   const blob = new Blob([JSON.stringify(doc, null, 2)], { type: "application/json" });
@@ -240,13 +240,13 @@ $("#speed").addEventListener("change", () => { if (timer) { stop(); play(); } })
 $("#progress").addEventListener("input", (ev) => { stop(); go(Number(ev.target.value)); });
 $("#jump-deal").addEventListener("change", (ev) => {
   stop();
-  go(steps.findIndex((s) => s.d === Number(ev.target.value)));
+  go(steps.findIndex((s) => s.d === Number(ev.target.value) - 1));
 });
 $("#jump-trick").addEventListener("change", (ev) => {
   stop();
   const d = steps[pos].d;
   const v = ev.target.value;
-  const k = v === "" ? steps.findIndex((s) => s.d === d) : steps.findIndex((s) => s.d === d && s.kind === "play" && s.t === Number(v));
+  const k = v === "" ? steps.findIndex((s) => s.d === d) : steps.findIndex((s) => s.d === d && s.kind === "play" && s.t === Number(v) - 1);
   if (k >= 0) go(k);
 });
 $("#verify-btn").addEventListener("click", () => { if (doc) verify(); });

@@ -90,7 +90,7 @@ function renderPlates(v) {
     seatEl.dataset.seat = s;
     const name = s === v.seat ? `${info.name}` : info.name;
     const botBadge = info.kind === "bot"
-      ? `<span class="badge bot" title="${_("Bot")}${info.bot ? " · " + info.bot : ""}">🤖 ${_("Bot")}${info.bot ? ` · ${info.bot}` : ""}</span>`
+      ? `<span class="badge bot" title="${_("Bot")}${info.bot ? " · " + info.bot : ""}">${_("Bot")}${info.bot ? ` · ${info.bot}` : ""}</span>`
       : (s === v.seat ? `<span class="badge you">${_("You")}</span>` : "");
     const bidTxt = bid == null ? "–" : String(bid);
     const made = bid != null && won >= bid;
@@ -189,7 +189,6 @@ function renderHand(v) {
     b.classList.toggle("locked", myTurn && !isLegal);
     b.classList.toggle("waiting", !myTurn);
     b.dataset.reason = reason || "";
-    b.setAttribute("aria-disabled", isLegal ? "false" : "true");
     let label = cardName(c);
     if (isLegal) label += ", " + _("playable");
     else if (reason) label += ", " + _("locked") + ": " + reasonText(reason);
@@ -290,24 +289,24 @@ function renderScores(v) {
   for (const d of v.deals || []) {
     rows += `<tr><th scope="row">${d.number}</th>` + seats.map((s) => {
       const sc = d.scores[s];
-      return `<td class="${sc < 0 ? "neg" : "pos"}"><span class="bw">${d.bids[s]}/${d.tricks_won[s]}</span>` +
+      return `<td class="${sc < 0 ? "neg" : "pos"}"><span class="bw">${d.tricks_won[s]}/${d.bids[s]}</span>` +
         `<span class="sc">${tenths(sc, true)}</span></td>`;
     }).join("") + `</tr>`;
   }
   if (v.phase !== "finished" && v.deal_number) {
     rows += `<tr class="current"><th scope="row">${v.deal_number}</th>` + seats.map((s) => {
       const b = v.bids ? v.bids[s] : null;
-      return `<td><span class="bw">${b == null ? "–" : b}/${v.tricks_won ? v.tricks_won[s] : 0}</span><span class="sc">…</span></td>`;
+      return `<td><span class="bw">${v.tricks_won ? v.tricks_won[s] : 0}/${b == null ? "–" : b}</span><span class="sc">…</span></td>`;
     }).join("") + `</tr>`;
   }
   const totals = seats.map((s) => {
     const win = v.phase === "finished" && (v.winners || []).includes(s);
-    return `<td class="${win ? "win" : ""}">${tenths(v.totals ? v.totals[s] : 0)}${win ? " 🏆" : ""}</td>`;
+    return `<td class="${win ? "win" : ""}">${tenths(v.totals ? v.totals[s] : 0)}${win ? " ★" : ""}</td>`;
   }).join("");
   sheet.innerHTML =
     `<table><caption class="sr-only">${_("Score sheet")}</caption>` +
     `<thead><tr><th scope="col">${_("Deal")}</th>${head}</tr>` +
-    `<tr class="sub"><th></th>${seats.map(() => `<th>${_("bid/won · score")}</th>`).join("")}</tr></thead>` +
+    `<tr class="sub"><th></th>${seats.map(() => `<th>${_("won/bid")}</th>`).join("")}</tr></thead>` +
     `<tbody>${rows}</tbody>` +
     `<tfoot><tr><th scope="row">${_("Total")}</th>${totals}</tr></tfoot></table>`;
   sheet.querySelectorAll("thead tr:first-child th span").forEach((sp, i) => {
@@ -333,7 +332,7 @@ function renderEnd(v) {
     `<li class="${winners.includes(s) ? "win" : ""}"><span class="n"></span><span class="t">${tenths(v.totals[s])}</span></li>`,
   ).join("") + "</ol>";
   $(".final-scores").querySelectorAll(".n").forEach((el, i) => {
-    el.textContent = playerName(order[i]) + (winners.includes(order[i]) ? " 🏆" : "");
+    el.textContent = playerName(order[i]) + (winners.includes(order[i]) ? " ★" : "");
   });
   $("#replay-link").href = `/replay/${encodeURIComponent(matchId)}/`;
 }

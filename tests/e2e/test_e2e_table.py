@@ -1,0 +1,224 @@
+"""A real Chromium plays a whole match against three bots through the browser pages.
+
+Sign up, start a match, bid and play all 5 deals by clicking highlighted cards, check a locked card
+explains itself and sends nothing, see the winners, open the replay and step through it, verify the
+seed, and switch to 中文 and back. Screenshots land in test-artifacts/e2e/.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+PASSWORD = "felt-table-Q7-spades"
+
+STATE_JS = """() => {
+  const app = document.getElementById('table-app');
+  if (!app) return 'none';
+  const end = document.querySelector('.end-overlay');
+  if (end && !end.hidden) return 'end';
+  const picker = document.querySelector('.bid-picker');
+  if (picker && !picker.hidden && document.querySelector('.bid-btn:not([disabled])')) return 'bid';
+  if (document.querySelector('.hand .card.legal')) return 'play';
+  return 'wait';
+}"""
+
+
+def sign_up(page: Any, base: str, username: str) -> None:
+    page.goto(f"{base}/")
+    page.get_by_role("link", name="Sign up").first.click()
+    page.fill("#id_username", username)
+    page.fill("#id_email", f"{username}@example.com")
+    page.fill("#id_password1", PASSWORD)
+    page.fill("#id_password2", PASSWORD)
+    page.get_by_test_id("signup-submit").click()
+    page.wait_for_url(f"{base}/")
+    assert page.locator(".username").inner_text() == username
+
+
+def wait_state(page: Any, timeout: float = 30_000) -> str:
+    page.wait_for_function(f"({STATE_JS})() !== 'wait'", timeout=timeout)
+    return str(page.evaluate(STATE_JS))
+
+
+def test_full_match_in_the_browser(page: Any, site_url: str, artifacts: Any) -> None:
+    base = site_url
+    username = "e2e_" + secrets.token_hex(3)
+    sign_up(page, base, username)
+
+    action_posts: list[str] = []
+    page.on(
+        "request",
+        lambda r: action_posts.append(r.url) if r.method == "POST" and "/actions/" in r.url else None,
+    )
+
+    page.get_by_test_id("play-bots").click()
+    page.wait_for_url(re.compile(r".*/play/\d+/$"))
+    page.wait_for_selector(".hand .card")
+    assert page.locator(".hand .card").count() == 13
+
+    # The layout: four plates, one of them is mine at the bottom, three bots.
+    assert page.locator(".seat.pos-bottom .badge.you").count() == 1
+    assert page.locator(".seat .badge.bot").count() == 3
+
+    my_actions = 0
+    bids = 0
+    locked_checked = False
+    shot_table = False
+    for _ in range(400):
+        st = wait_state(page)
+        if st == "end":
+            break
+        if st == "bid":
+            # the picker shows the bids so far and the running total against 13
+            assert "/ 13" in page.locator(".bid-total").inner_text()
+            enabled = page.locator(".bid-btn:not([disabled])")
+            assert enabled.count() == 13
+            page.locator('.bid-btn[data-bid="2"]').click()
+            confirm = page.get_by_test_id("bid-confirm")
+            assert "2" in confirm.inner_text()
+            confirm.click()
+            bids += 1
+            my_actions += 1
+            page.wait_for_function("document.querySelector('.bid-picker').hidden")
+            continue
+        # playing
+        if not locked_checked and page.locator(".hand .card.locked").count() > 0:
+            before = len(action_posts)
+            locked = page.locator(".hand .card.locked").first
+            reason_code = locked.get_attribute("data-reason")
+            locked.click()
+            bubble = page.get_by_test_id("reason")
+            bubble.wait_for(state="visible")
+            text = bubble.inner_text()
+            assert text.strip(), "a locked card must say why"
+            assert reason_code, "a locked card carries its reason code"
+            page.wait_for_timeout(600)
+            assert len(action_posts) == before, "clicking a locked card must send nothing"
+            locked_checked = True
+            page.screenshot(path=str(artifacts / "table-locked-reason.png"))
+        if not shot_table and my_actions >= 8 and page.locator(".trick .card").count() >= 2:
+            page.wait_for_timeout(400)
+            page.screenshot(path=str(artifacts / "table.png"))
+            shot_table = True
+        card = page.locator(".hand .card.legal").first
+        code = card.get_attribute("data-card")
+        n_before = page.locator(".hand .card").count()
+        card.dblclick()  # a double click must still send one action
+        my_actions += 1
+        page.wait_for_function(
+            "([c, n]) => !document.querySelector(`.hand .card[data-card='${c}']`)"
+            " || document.querySelectorAll('.hand .card').length > n",
+            arg=[code, n_before],
+        )
+    else:
+        pytest.fail("the match did not finish")
+
+    assert bids == 5
+    assert my_actions == 5 + 65
+    assert len(action_posts) == my_actions, "every bid and card was sent exactly once"
+    assert locked_checked, "no locked card seen in a whole match"
+
+    # The end: winners, final scores, seed and its commitment.
+    end = page.get_by_test_id("end")
+    assert end.is_visible()
+    assert page.get_by_test_id("winners").inner_text().strip()
+    assert page.locator(".final-scores li").count() == 4
+    seed = page.locator(".end-fair .seed").inner_text()
+    commitment = page.locator(".end-fair .commitment").inner_text()
+    assert seed and re.fullmatch(r"[0-9a-f]{64}", commitment)
+    page.wait_for_timeout(700)  # let the end card finish its entrance
+    page.screenshot(path=str(artifacts / "end.png"))
+    page.locator("#end-close").click()
+    sheet = page.get_by_test_id("score-sheet")
+    assert sheet.locator("tbody tr").count() == 5
+    sheet.screenshot(path=str(artifacts / "score-sheet.png"))
+    page.screenshot(path=str(artifacts / "table-final.png"), full_page=True)
+
+    # The replay: step through, jump, verify the seed in the browser.
+    page.locator(".end-overlay #replay-link").evaluate("a => a.click()")
+    page.wait_for_url(re.compile(r".*/replay/\d+/$"))
+    page.wait_for_selector("#replay-app[data-ready='1']")
+    assert page.locator(".rseat .rhand .card").count() == 52  # all four hands face up
+    label0 = page.get_by_test_id("step-label").inner_text()
+    for _ in range(6):
+        page.get_by_test_id("step-fwd").click()
+    label6 = page.get_by_test_id("step-label").inner_text()
+    assert label6 != label0 and label6.startswith("7/")
+    page.get_by_test_id("step-back").click()
+    assert page.get_by_test_id("step-label").inner_text().startswith("6/")
+    page.get_by_test_id("jump-deal").select_option("3")
+    page.get_by_test_id("jump-trick").select_option("5")
+    assert "Trick 5" in page.get_by_test_id("step-label").inner_text()
+    assert page.locator(".replay-table .trick .card").count() >= 1
+    page.get_by_test_id("verify-btn").click()
+    page.wait_for_selector("[data-testid=verify-result][data-deals]")
+    result = page.get_by_test_id("verify-result")
+    assert result.get_attribute("data-ok") == "1"
+    assert result.get_attribute("data-deals") == "1"
+    assert "matches the commitment" in result.inner_text()
+    page.screenshot(path=str(artifacts / "replay.png"), full_page=True)
+
+    # 中文 and back.
+    page.get_by_test_id("lang-zh-hans").click()
+    page.wait_for_load_state()
+    assert page.locator("html").get_attribute("lang") == "zh-hans"
+    page.wait_for_selector("#replay-app[data-ready='1']")
+    assert "规则" in page.locator(".mainnav").inner_text()
+    assert "校验" in page.locator("#verify-title").inner_text()
+    page.screenshot(path=str(artifacts / "replay-zh.png"), full_page=True)
+    page.goto(f"{base}/matches/")
+    assert "我的比赛" in page.locator("h1").inner_text()
+    page.get_by_test_id("lang-en").click()
+    page.wait_for_load_state()
+    assert page.locator("html").get_attribute("lang") == "en"
+    assert "My matches" in page.locator("h1").inner_text()
+    assert not page.js_errors, page.js_errors
+
+
+def test_table_on_a_phone_in_chinese(browser: Any, site_url: str, artifacts: Any) -> None:
+    ctx = browser.new_context(viewport={"width": 360, "height": 740}, locale="zh-CN", is_mobile=True,
+                              has_touch=True)
+    page = ctx.new_page()
+    page.set_default_timeout(20_000)
+    try:
+        page.goto(f"{site_url}/")
+        assert page.locator("html").get_attribute("lang") == "zh-hans"
+        username = "phone_" + secrets.token_hex(3)
+        page.goto(f"{site_url}/accounts/signup/")
+        page.fill("#id_username", username)
+        page.fill("#id_password1", PASSWORD)
+        page.fill("#id_password2", PASSWORD)
+        page.get_by_test_id("signup-submit").click()
+        page.wait_for_url(f"{site_url}/")
+        page.screenshot(path=str(artifacts / "home-phone-zh.png"), full_page=True)
+        page.get_by_test_id("play-bots").click()
+        page.wait_for_url(re.compile(r".*/play/\d+/$"))
+        page.wait_for_selector(".hand .card")
+        st = wait_state(page)
+        if st == "bid":
+            page.screenshot(path=str(artifacts / "table-phone-bid.png"), full_page=True)
+            page.locator('.bid-btn[data-bid="3"]').tap()
+            page.get_by_test_id("bid-confirm").tap()
+            st = wait_state(page)
+        assert st == "play"
+        # the first-trick hint in Chinese
+        hint = page.locator(".first-trick-hint")
+        assert "首墩领非黑桃（全是黑桃除外）" in hint.inner_text()
+        page.screenshot(path=str(artifacts / "table-phone.png"), full_page=True)
+        # no horizontal scrolling on a 360 px screen
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 362, f"page is {width}px wide on a 360px screen"
+        # keyboard: arrows move between cards, Enter plays a legal one
+        page.locator(".hand .card[tabindex='0']").focus()
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowLeft")
+        focused = page.evaluate("document.activeElement.dataset.card")
+        assert focused
+    finally:
+        ctx.close()
