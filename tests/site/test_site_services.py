@@ -111,7 +111,8 @@ def test_bots_decide_from_their_own_view_only(make_user: Any, monkeypatch: Any) 
     user = make_user()
     match = services.create_bot_match(user)
     match.refresh_from_db()
-    assert seen
+    services.submit_action(user=user, match_id=match.pk, payload={"seq": match.seq, "bid": 3})  # bots follow
+    assert len(seen) >= 3
     for view, seed in seen:
         assert isinstance(view, engine.PlayerView)
         assert view.seat != 0 and view.seat is not None
