@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import statistics
 import sys
@@ -169,12 +168,16 @@ def _verify(paths: Sequence[Path]) -> int:
 # --- bench ------------------------------------------------------------------------------------
 
 def _rate(fn: Callable[[], int], seconds: float) -> float:
-    """Operations per second of ``fn`` (which returns how many it did), over about ``seconds``."""
+    """Operations per CPU second of ``fn`` (which returns how many it did), over about ``seconds``.
+
+    CPU time of this process, not wall time: on a shared machine other processes' load would
+    otherwise be counted against the engine.
+    """
     done = 0
-    start = time.perf_counter()
+    start = time.process_time()
     while True:
         done += fn()
-        elapsed = time.perf_counter() - start
+        elapsed = time.process_time() - start
         if elapsed >= seconds:
             return done / elapsed
 
@@ -227,20 +230,31 @@ def _bench(args: argparse.Namespace) -> int:
         replay("bench-replay", log)
         return 1
 
+    import tracemalloc
+
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    kept = replay("bench-replay", log)
+    state_kib = (tracemalloc.get_traced_memory()[0] - before) / 1024
+    tracemalloc.stop()
+    del kept
+
     runs = max(1, args.runs)
     figures = {
         "random_playouts_per_s": statistics.median(_rate(playouts, args.seconds) for _ in range(runs)),
         "legal_move_calls_per_s": statistics.median(_rate(legal_calls, args.seconds) for _ in range(runs)),
         "seeded_deal_us": 1e6 / statistics.median(_rate(dealing, args.seconds) for _ in range(runs)),
         "match_replay_ms": 1e3 / statistics.median(_rate(replays, args.seconds) for _ in range(runs)),
+        "finished_match_state_kib": state_kib,
     }
     if args.json:
         print(json.dumps(figures, indent=1))
         return 0
-    print(f"python {sys.version.split()[0]}, one core, median of {runs} runs of {args.seconds} s (pid {os.getpid()})")
+    print(f"python {sys.version.split()[0]}, one core (process CPU time), median of {runs} runs of {args.seconds} s")
     playouts_s = figures['random_playouts_per_s']
     print(f"random full-deal playouts from dealt hands: {playouts_s:>10,.0f} /s   (goal >= 40,000)")
     print(f"legal-move calls:                           {figures['legal_move_calls_per_s']:>10,.0f} /s")
     print(f"seeded deal (SHA-256 shuffle + dealing):    {figures['seeded_deal_us']:>10.1f} us  (goal <= 25)")
     print(f"replay of a whole 5-deal match ({len(log)} actions): {figures['match_replay_ms']:>6.2f} ms  (goal <= 2)")
+    print(f"memory held by a finished match state:      {state_kib:>10.1f} KiB")
     return 0

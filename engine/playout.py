@@ -11,11 +11,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from .cards import ABOVE, SPADES_MASK
-from .rules import NON_SPADES_MASK
-
-#: ``ABOVE_IN_SUIT[c]``: the ranks above ``c`` in its suit as a 13-bit pattern.
-ABOVE_IN_SUIT: tuple[int, ...] = tuple(ABOVE[c] >> (13 * (c // 13)) for c in range(52))
+#: ``ABOVE_RANK[r]``: the ranks above rank ``r`` as a 13-bit pattern.
+ABOVE_RANK: tuple[int, ...] = tuple(8191 & ~((1 << (r + 1)) - 1) for r in range(13))
+#: ``POP13[m]``: the number of cards in the 13-bit suit pattern ``m``.
+POP13: tuple[int, ...] = tuple(m.bit_count() for m in range(1 << 13))
 #: The three seats that play after ``s`` in a trick.
 _NEXT3: tuple[tuple[int, ...], ...] = tuple(tuple((s + i) % 4 for i in (1, 2, 3)) for s in range(4))
 
@@ -37,98 +36,111 @@ def random_playout(
 ) -> list[int]:
     """Play the rest of a deal uniformly at random over legal cards; return tricks won per seat.
 
-    ``hands`` are the unplayed cards of each seat, ``trick`` the cards already in the current
-    trick led by ``leader``.  Picks are ``getrandbits(32) % n``: twice as fast as scaling a float,
-    and the bias (n / 2**32, under 10**-8) is far below anything a bot or a test could notice.
+    ``hands`` are the unplayed cards of each seat (masks), ``trick`` the cards already in the
+    current trick led by ``leader``.  Picks are ``getrandbits(32) % n``: twice as fast as scaling a
+    float, and the bias (n / 2**32, under 10**-8) is far below anything a bot or a test could see.
 
-    Legality decides the winner as a side effect: a card forced to beat the table, or a spade
-    forced onto an untrumped trick, always takes the lead; a free discard never does.  So no
-    comparison is needed once the card is picked.
+    Inside, each hand is four 13-bit suit patterns: small ints are single-digit for CPython, so
+    their arithmetic is faster than on 52-bit masks.  Legality also decides the winner: a card
+    forced to beat the table, or a spade forced onto an untrumped trick, always takes the lead;
+    a free discard never does, so no comparison is needed once a card is picked.
     """
-    h = list(hands)
+    hs = [[m & 8191, (m >> 13) & 8191, (m >> 26) & 8191, (m >> 39) & 8191] for m in hands]
     won = list(won)
     bits32 = rng.getrandbits
-    above = ABOVE_IN_SUIT
-    spades = SPADES_MASK
-    ns = NON_SPADES_MASK
+    above = ABOVE_RANK
     suit_bits = SUIT_BITS
+    pop = POP13
     nexts = _NEXT3
     first = first_trick
     seat = leader
-    done = len(trick)
+    followers: tuple[int, ...] = ()
+    if trick:
+        # Resume a trick in progress: its leading card, whether it is trumped, who is still to play.
+        led = trick[0] // 13
+        win = trick[0]
+        winner = leader
+        for i in range(1, len(trick)):
+            c = trick[i]
+            if (c // 13 == win // 13 and c > win) or (c < 13 <= win):
+                win = c
+                winner = (leader + i) & 3
+        wr = win % 13
+        trumped = led != 0 and win < 13
+        followers = nexts[leader][len(trick) - 1:]
+        first = False  # the first lead is already made
+    left = -1
     while True:
-        if done:
-            # Resume a trick in progress: recompute its leading card and whether it is trumped.
-            win = trick[0]
-            winner = leader
-            for i in range(1, done):
-                c = trick[i]
-                if (c // 13 == win // 13 and c > win) or (c < 13 <= win):
-                    win = c
-                    winner = (leader + i) & 3
-            led = trick[0] // 13
-            trumped = led != 0 and win < 13
-            followers = nexts[seat][done - 1:]
-            done = 0
-            first = False  # the restriction is on the first lead, which is already made
-        else:
-            hand = h[seat]
-            if not hand:
+        if not followers:
+            hand = hs[seat]
+            if left < 0:
+                left = pop[hand[0]] + pop[hand[1]] + pop[hand[2]] + pop[hand[3]]
+            if not left:
                 return won
-            legal = hand & ns if (first and hand & ns) else hand
-            first = False
-            k = bits32(32) % legal.bit_count()
-            base = 0
+            if first:
+                first = False
+                n = left - pop[hand[0]]
+                if n:
+                    k = bits32(32) % n
+                    led = 1
+                else:
+                    k = bits32(32) % left
+                    led = 0
+            else:
+                k = bits32(32) % left
+                led = 0
             while True:
-                bits = suit_bits[(legal >> base) & 8191]
+                bits = suit_bits[hand[led]]
                 if k < len(bits):
-                    win = base + bits[k]
+                    wr = bits[k]
                     break
                 k -= len(bits)
-                base += 13
-            h[seat] = hand ^ (1 << win)
+                led += 1
+            hand[led] ^= 1 << wr
             winner = seat
-            led = win // 13
             trumped = False
             followers = nexts[seat]
-        shift = led * 13
         for p in followers:
-            hand = h[p]
-            same = (hand >> shift) & 8191
+            hand = hs[p]
+            same = hand[led]
             if same:
                 if not trumped:
-                    beat = same & above[win]
+                    beat = same & above[wr]
                     if beat:
                         bits = suit_bits[beat]
-                        win = shift + (bits[bits32(32) % len(bits)] if len(bits) > 1 else bits[0])
+                        wr = bits[bits32(32) % len(bits)] if len(bits) > 1 else bits[0]
+                        hand[led] = same ^ (1 << wr)
                         winner = p
-                        h[p] = hand ^ (1 << win)
                         continue
                 bits = suit_bits[same]
-                c = shift + (bits[bits32(32) % len(bits)] if len(bits) > 1 else bits[0])
-                h[p] = hand ^ (1 << c)
+                hand[led] = same ^ (1 << (bits[bits32(32) % len(bits)] if len(bits) > 1 else bits[0]))
                 continue
-            sp = hand & spades
+            sp = hand[0]
             if sp and trumped:
-                sp &= above[win]  # spades are suit 0, so the in-suit pattern is the card mask
+                sp &= above[wr]
             if sp:
                 bits = suit_bits[sp]
-                win = bits[bits32(32) % len(bits)] if len(bits) > 1 else bits[0]
+                wr = bits[bits32(32) % len(bits)] if len(bits) > 1 else bits[0]
+                hand[0] ^= 1 << wr
                 winner = p
                 trumped = True
-                h[p] = hand ^ (1 << win)
                 continue
-            k = bits32(32) % hand.bit_count()
-            base = 0
+            k = bits32(32) % (pop[hand[0]] + pop[hand[1]] + pop[hand[2]] + pop[hand[3]])
+            s = 0
             while True:
-                bits = suit_bits[(hand >> base) & 8191]
+                bits = suit_bits[hand[s]]
                 if k < len(bits):
-                    h[p] = hand ^ (1 << (base + bits[k]))
+                    hand[s] ^= 1 << bits[k]
                     break
                 k -= len(bits)
-                base += 13
+                s += 1
         won[winner] += 1
         seat = winner
+        followers = ()
+        if left > 0:
+            left -= 1
+        else:
+            left = -1  # after a resumed trick: count the next leader's cards afresh
 
 
 def random_deal_scores(hands: Sequence[int], dealer: int, rng: random.Random) -> list[int]:

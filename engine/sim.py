@@ -142,8 +142,8 @@ def format_table(stats: Sequence[EntrantStats], matches: int) -> str:
         t, tci = mean_ci(st.totals)
         mg, mci = mean_ci(st.margins)
         b, bci = mean_ci(st.made)
-        card = f"{percentile(st.card_times, .5) * 1e3:.1f}/{percentile(st.card_times, .95) * 1e3:.1f}"
-        bid = f"{percentile(st.bid_times, .5) * 1e3:.1f}/{percentile(st.bid_times, .95) * 1e3:.1f}"
+        card = f"{percentile(st.card_times, .5) * 1e3:.2f}/{percentile(st.card_times, .95) * 1e3:.2f}"
+        bid = f"{percentile(st.bid_times, .5) * 1e3:.2f}/{percentile(st.bid_times, .95) * 1e3:.2f}"
         lines.append(
             f"{st.label:<16} {w * 100:6.1f}% ±{wci * 100:5.1f} {t:7.2f} ±{tci:5.2f} {mg:+8.2f} ±{mci:6.2f} "
             f"{b * 100:6.1f}% ±{bci * 100:5.1f} {card:>16} {bid:>15}"

@@ -86,5 +86,6 @@ def test_bench_prints_its_figures() -> None:
     res = run("bench", "--runs", "1", "--seconds", "0.05", "--json")
     assert res.returncode == 0, res.stderr
     figures = json.loads(res.stdout)
-    assert set(figures) == {"random_playouts_per_s", "legal_move_calls_per_s", "seeded_deal_us", "match_replay_ms"}
+    assert set(figures) == {"random_playouts_per_s", "legal_move_calls_per_s", "seeded_deal_us", "match_replay_ms",
+                            "finished_match_state_kib"}
     assert all(v > 0 for v in figures.values())
