@@ -220,5 +220,21 @@ def test_table_on_a_phone_in_chinese(browser: Any, site_url: str, artifacts: Any
         page.keyboard.press("ArrowLeft")
         focused = page.evaluate("document.activeElement.dataset.card")
         assert focused
+        # Enter on a highlighted card plays it
+        legal = page.locator(".hand .card.legal").first
+        legal.focus()
+        played = legal.get_attribute("data-card")
+        page.keyboard.press("Enter")
+        page.wait_for_selector(f".hand .card[data-card='{played}']", state="detached")
+        page.wait_for_selector(f".trick .card[data-card='{played}']", state="attached")
+
+        # Drop the live connection: the table reconnects with backoff and resyncs by seq.
+        page.wait_for_selector("#table-app[data-live='1']")
+        page.evaluate("window.callbreakTable.dropSocket()")
+        page.wait_for_selector("#table-app[data-live='0']")
+        page.wait_for_selector("#table-app[data-live='1']", timeout=15_000)
+        assert wait_state(page) in {"play", "bid", "end"}
+        seq = page.evaluate("window.callbreakTable.seq")
+        assert seq >= 5
     finally:
         ctx.close()

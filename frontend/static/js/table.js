@@ -655,6 +655,12 @@ setInterval(() => {
   if (v && v.phase !== "finished" && v.turn !== v.seat && !state.sending) refetch();
 }, 5000);
 
+// A small hook for the browser tests and for debugging connection handling.
+window.callbreakTable = {
+  get seq() { return state.seq; },
+  dropSocket() { if (state.ws) state.ws.close(); },
+};
+
 app.classList.add("clearing");
 refetch().then(() => {
   requestAnimationFrame(() => app.classList.remove("clearing"));
