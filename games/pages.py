@@ -38,6 +38,11 @@ class SignUpForm(UserCreationForm):
         model = get_user_model()
         fields = ("username", "email")
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["username"].widget.attrs.update({"autocomplete": "username", "autocapitalize": "none"})
+        self.fields["email"].widget.attrs.update({"autocomplete": "email"})
+
 
 def _safe_next(request, default: str = "/") -> str:
     nxt = request.POST.get("next") or request.GET.get("next") or ""

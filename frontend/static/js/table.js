@@ -487,7 +487,7 @@ async function send(body) {
 }
 
 let reasonTimer = null;
-function showReason(btn, text) {
+function showReason(btn, text, quiet = false) {
   const bub = $(".reason-bubble");
   bub.textContent = text;
   bub.hidden = false;
@@ -496,9 +496,11 @@ function showReason(btn, text) {
     const area = $(".hand-area").getBoundingClientRect();
     const x = Math.min(Math.max(r.left + r.width / 2 - area.left, 120), area.width - 120);
     bub.style.left = `${x}px`;
-    btn.classList.remove("shake");
-    void btn.offsetWidth;
-    btn.classList.add("shake");
+    if (!quiet) {
+      btn.classList.remove("shake");
+      void btn.offsetWidth;
+      btn.classList.add("shake");
+    }
   } else {
     bub.style.left = "50%";
   }
@@ -530,6 +532,19 @@ function tryPlay(btn) {
 $(".hand").addEventListener("click", (ev) => {
   const btn = ev.target.closest("button.card");
   if (btn) tryPlay(btn);
+});
+// Hovering a locked card (mouse) explains it too; touch users get the same text on tap.
+$(".hand").addEventListener("mouseover", (ev) => {
+  const btn = ev.target.closest("button.card.locked");
+  if (btn && btn.dataset.reason && window.matchMedia("(hover: hover)").matches) {
+    showReason(btn, reasonText(btn.dataset.reason), true);
+  }
+});
+$(".hand").addEventListener("focusin", (ev) => {
+  const btn = ev.target.closest("button.card.locked");
+  if (btn && btn.dataset.reason && ev.target.matches(":focus-visible")) {
+    showReason(btn, reasonText(btn.dataset.reason), true);
+  }
 });
 $(".hand").addEventListener("keydown", (ev) => {
   const btns = [...$(".hand").children];
