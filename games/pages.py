@@ -14,13 +14,18 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
+PLAYER_FACING_LEVELS = ("easy", "normal", "hard")
+
 
 def _bot_levels() -> list[str]:
+    """The player-facing bot levels the engine offers, for the new-match picker (labels in the template)."""
     try:
-        from engine.bots import BOT_NAMES
+        from engine.bots import BOT_NAMES, DEFAULT_BOT
     except Exception:  # the engine may not ship bots yet
         return []
-    return list(BOT_NAMES)
+    names = [n for n in PLAYER_FACING_LEVELS if n in BOT_NAMES] or list(BOT_NAMES)
+    names = [n for n in names if n != DEFAULT_BOT]
+    return names
 
 
 def home(request):
@@ -32,7 +37,7 @@ def rules(request):
 
 
 class SignUpForm(UserCreationForm):
-    email = forms.EmailField(label=_("Email"), required=False)
+    email = forms.EmailField(label=_("Email address"), required=False)
 
     class Meta(UserCreationForm.Meta):
         model = get_user_model()

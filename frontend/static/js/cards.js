@@ -71,13 +71,21 @@ export function tenths(t, signed = false) {
   return neg ? `−${s}` : signed && t > 0 ? `+${s}` : s;
 }
 
+export function botLevelName(level) {
+  const names = {
+    easy: _("Easy"), normal: _("Normal"), hard: _("Hard"), random: _("Random"),
+    simple: _("Simple"), heuristic: _("Heuristic"), strong: _("Strong"),
+  };
+  return names[level] || level;
+}
+
 export function reasonText(code) {
   const texts = {
-    must_follow_suit: _("You hold the suit led: you must follow suit."),
-    must_beat: _("You can beat the highest card of the suit led: you must play a higher one."),
-    must_trump: _("You are void in the suit led and a spade would win: you must trump."),
-    must_overtrump: _("A spade is on the table and you hold a higher one: you must over-trump."),
-    no_spade_lead_first_trick: _("First trick: lead a non-spade unless you hold only spades"),
+    must_follow_suit: _("Must follow suit: you hold the suit that was led."),
+    must_beat: _("Must beat: you hold a higher card of the suit led, so you must play one of those."),
+    must_trump: _("Must trump: you are void in the suit led and hold a spade, which would win."),
+    must_overtrump: _("Must over-trump: a spade is on the table and you hold a higher one."),
+    no_spade_lead_first_trick: _("No spade lead on the first trick: lead a non-spade unless you hold only spades."),
     not_your_turn: _("Wait for your turn."),
     wrong_phase: _("Bidding first: cards are played after everyone has bid."),
   };

@@ -1,7 +1,7 @@
 // Replay viewer for callbreak-replay/1: all hands face up, step through every bid and card.
 import { api, matchUrl } from "./api.js";
 import { _, fmt } from "./i18n.js";
-import { cardName, cardText, makeCard, sortHand } from "./cards.js";
+import { botLevelName, cardName, cardText, makeCard, sortHand } from "./cards.js";
 import { dealHands, firstDealer, hasWebCrypto, hex, sha256 } from "./sha256.js";
 
 const app = document.getElementById("replay-app");
@@ -77,7 +77,7 @@ function render() {
     const plate = el.querySelector(".plate");
     const dealer = deal.dealer === s;
     plate.innerHTML = `<div class="plate-top">${dealer ? `<span class="dealer-chip" title="${_("Dealer")}">${_("D")}</span>` : ""}` +
-      `<span class="pname"></span>${p.kind === "bot" ? `<span class="badge bot">${_("Bot")}${p.bot ? " · " + p.bot : ""}</span>` : ""}</div>` +
+      `<span class="pname"></span>${p.kind === "bot" ? `<span class="badge bot">${_("Bot")}${p.bot ? " · " + botLevelName(p.bot) : ""}</span>` : ""}</div>` +
       `<div class="plate-stats"><span class="tricks ${S.bids[s] != null && S.won[s] >= S.bids[s] ? "made" : ""}"><b>${S.won[s]}</b>/<b>${S.bids[s] ?? "–"}</b></span>` +
       `<span class="total">Σ ${fmt1(S.totals[s])}</span></div>`;
     plate.querySelector(".pname").textContent = p.name || name(s);

@@ -3,7 +3,7 @@
 import { api, ApiError, createMatch, matchUrl } from "./api.js";
 import { _, fmt } from "./i18n.js";
 import {
-  cardFace, cardName, makeBack, makeCard, reasonText, sortHand, tenths,
+  botLevelName, cardFace, cardName, makeBack, makeCard, reasonText, sortHand, tenths,
 } from "./cards.js";
 
 const app = document.getElementById("table-app");
@@ -90,7 +90,7 @@ function renderPlates(v) {
     seatEl.dataset.seat = s;
     const name = s === v.seat ? `${info.name}` : info.name;
     const botBadge = info.kind === "bot"
-      ? `<span class="badge bot" title="${_("Bot")}${info.bot ? " · " + info.bot : ""}">${_("Bot")}${info.bot ? ` · ${info.bot}` : ""}</span>`
+      ? `<span class="badge bot" title="${_("Bot")}${info.bot ? " · " + botLevelName(info.bot) : ""}">${_("Bot")}${info.bot ? ` · ${botLevelName(info.bot)}` : ""}</span>`
       : (s === v.seat ? `<span class="badge you">${_("You")}</span>` : "");
     const bidTxt = bid == null ? "–" : String(bid);
     const made = bid != null && won >= bid;
