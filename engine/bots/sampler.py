@@ -20,16 +20,25 @@ class Infeasible(ValueError):
     """The constraints admit no deal (they never should for a real view)."""
 
 
-def _hall_ok(rest: int, seats: Sequence[int], allowed: Sequence[int], room: Sequence[int]) -> bool:
+def _subsets(seats: Sequence[int], allowed: Sequence[int]) -> list[tuple[int, tuple[int, ...]]]:
+    """Every non-empty set of seats as (union of their allowed cards, the seats)."""
+    out = []
     n = len(seats)
     for sub in range(1, 1 << n):
+        members = tuple(seats[i] for i in range(n) if sub >> i & 1)
         union = 0
+        for s in members:
+            union |= allowed[s]
+        out.append((union, members))
+    return out
+
+
+def _hall_ok(rest: int, subsets: Sequence[tuple[int, tuple[int, ...]]], room: Sequence[int]) -> bool:
+    for union, members in subsets:
         need = 0
-        for i in range(n):
-            if sub >> i & 1:
-                union |= allowed[seats[i]]
-                need += room[seats[i]]
-        if (rest & union).bit_count() < need:
+        for s in members:
+            need += room[s]
+        if need and (rest & union).bit_count() < need:
             return False
     return True
 
@@ -37,40 +46,58 @@ def _hall_ok(rest: int, seats: Sequence[int], allowed: Sequence[int], room: Sequ
 def sample_hands(
     unseen: int, allowed: Sequence[int], counts: Sequence[int], seats: Sequence[int], rng: random.Random
 ) -> list[int]:
-    """Hands (masks, indexed by seat; 0 for seats not in ``seats``) dealing out all of ``unseen``."""
+    """Hands (masks, indexed by seat; 0 for seats not in ``seats``) dealing out all of ``unseen``.
+
+    Cards that some seat may not hold are placed first, one by one under Hall's check; the cards
+    any seat may hold are then dealt into the room left, which can never fail.
+    """
     room = [0, 0, 0, 0]
     for s in seats:
         room[s] = counts[s]
     if sum(room) != unseen.bit_count():
         raise Infeasible(f"{unseen.bit_count()} unseen cards for {sum(room)} places")
-    if not _hall_ok(unseen, seats, allowed, room):
-        raise Infeasible("no deal satisfies the constraints")
-    cards = mask_cards(unseen)
-    rng.shuffle(cards)
-    cards.sort(key=lambda c: sum(1 for s in seats if allowed[s] >> c & 1))
+    common = unseen
+    for s in seats:
+        common &= allowed[s]
+    constrained = mask_cards(unseen & ~common)
     hands = [0, 0, 0, 0]
-    rest = unseen
-    for c in cards:
-        bit = 1 << c
-        rest ^= bit
-        options = [s for s in seats if room[s] and allowed[s] & bit]
-        while options:
-            total = sum(room[s] for s in options)
-            x = rng.random() * total
-            pick = options[-1]
-            for s in options:
-                x -= room[s]
-                if x < 0:
-                    pick = s
+    if constrained:
+        subsets = _subsets(seats, [a & unseen for a in allowed])
+        if not _hall_ok(unseen, subsets, room):
+            raise Infeasible("no deal satisfies the constraints")
+        rng.shuffle(constrained)
+        constrained.sort(key=lambda c: sum(1 for s in seats if allowed[s] >> c & 1))
+        rest = unseen
+        for c in constrained:
+            bit = 1 << c
+            rest ^= bit
+            options = [s for s in seats if room[s] and allowed[s] & bit]
+            while options:
+                total = 0
+                for s in options:
+                    total += room[s]
+                x = rng.random() * total
+                pick = options[-1]
+                for s in options:
+                    x -= room[s]
+                    if x < 0:
+                        pick = s
+                        break
+                room[pick] -= 1
+                if _hall_ok(rest, subsets, room):
+                    hands[pick] |= bit
                     break
-            room[pick] -= 1
-            if _hall_ok(rest, seats, allowed, room):
-                hands[pick] |= bit
-                break
-            room[pick] += 1
-            options.remove(pick)
-        else:
-            raise Infeasible("dead end")  # unreachable while Hall's condition held before
+                room[pick] += 1
+                options.remove(pick)
+            else:
+                raise Infeasible("dead end")  # unreachable while Hall's condition held before
+    free = mask_cards(common)
+    rng.shuffle(free)
+    i = 0
+    for s in seats:
+        for c in free[i:i + room[s]]:
+            hands[s] |= 1 << c
+        i += room[s]
     return hands
 
 
