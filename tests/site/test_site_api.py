@@ -251,6 +251,9 @@ def test_foreign_and_unknown_matches_are_404(api: APIClient, make_user: Any) -> 
         assert r.status_code == 404, path
         assert r.json()["code"] == "not_found"
     assert api.get("/api/matches/999999/").status_code == 404
+    assert api.get(f"/api/matches/{10**30}/").json()["code"] == "not_found"
+    r = api.post(f"/api/matches/{2**63}/actions/", {"seq": 0, "bid": 1}, format="json")
+    assert r.status_code == 404 and r.json()["code"] == "not_found"
     assert api.get("/api/nothing-here/").json()["code"] == "not_found"
     assert Action.objects.filter(match_id=theirs["id"]).count() == theirs["seq"]
 
@@ -264,6 +267,28 @@ def test_list_puts_matches_awaiting_me_first(api: APIClient) -> None:
     assert [r["id"] for r in rows] == [a["id"], b["id"]]
     assert [r["your_turn"] for r in rows] == [True, False]
     assert all("hand" not in r and "seed" not in r for r in rows)
+
+
+@pytest.mark.parametrize(
+    "url, body",
+    [
+        ("/api/matches/", [1, 2]),
+        ("/api/matches/", {"opponents": "bots", "bot": ["x"]}),
+        ("/api/matches/", {"opponents": "bots", "seed": {"a": 1}}),
+        ("/api/auth/signup/", [1]),
+        ("/api/auth/signup/", {"username": None, "password": None}),
+        ("/api/auth/token/", {"username": ["a"], "password": 3}),
+        ("/api/auth/token/", "garbage"),
+    ],
+)
+def test_malformed_bodies_elsewhere_get_json_400(api: APIClient, url: str, body: Any) -> None:
+    if isinstance(body, str):
+        r = api.post(url, body, content_type="application/json")
+    else:
+        r = api.post(url, body, format="json")
+    assert r.status_code == 400, r.content
+    assert {"code", "detail"} <= set(r.json())
+    assert Match.objects.count() == 0
 
 
 def test_schema_and_docs_are_served(api: APIClient) -> None:
