@@ -145,7 +145,9 @@ def _after_commit(match: Match, state: engine.MatchState) -> None:
 
             enqueue_bot_move(match_id, seq)
 
-    transaction.on_commit(run)
+    # robust: the action is committed whatever happens here; a failed notify or enqueue is logged
+    # and recovered by clients refetching and by beat's sweep, never turned into an error response.
+    transaction.on_commit(run, robust=True)
 
 
 def notify(match_id: int, seq: int) -> None:
@@ -215,9 +217,15 @@ def play_bot_turn(match_id: int, seq: int) -> bool:
         state = selectors.match_state(match)
         view = engine.player_view(state, seat.index)  # the bot sees its own seat's view only
         level = seat.bot or DEFAULT_BOT
-        action = engine.bots.decide(level, view, f"{match.bot_seed}:{seq}")
+        bot_seed = f"{match.bot_seed}:{seq}"
         made_by = Action.MadeBy.BOT if seat.kind == Seat.Kind.BOT else Action.MadeBy.AUTOPILOT
-        _store(match, state, action, made_by, None)
+        try:
+            _store(match, state, engine.bots.decide(level, view, bot_seed), made_by, None)
+        except engine.EngineError:
+            # A bot bug must not stall the match forever (a retry would decide the same): log it
+            # and let the plain random bot, which only picks from view.legal, move instead.
+            log.exception("bot %r made an illegal move in match %s at seq %s", level, match_id, seq)
+            _store(match, state, engine.bots.decide("random", view, bot_seed), made_by, None)
     return True
 
 
@@ -244,7 +252,7 @@ def hand_seats_to_bots(user: AbstractBaseUser, *, bot: str | None = None) -> lis
                     notify(match_id, seq)
                     enqueue_bot_move(match_id, seq)
 
-                transaction.on_commit(kick)
+                transaction.on_commit(kick, robust=True)
     return touched
 
 

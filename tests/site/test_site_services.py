@@ -90,7 +90,7 @@ def test_stale_seq_changes_nothing(make_user: Any) -> None:
     match.refresh_from_db()
     before = match.seq
     with pytest.raises(StaleSeq) as err:
-        services.submit_action(user=user, match_id=match.pk, payload={"seq": before - 1, "bid": 3})
+        services.submit_action(user=user, match_id=match.pk, payload={"seq": before + 1, "bid": 3})
     assert err.value.extra == {"seq": before}
     with pytest.raises(GameError) as err2:
         services.submit_action(user=user, match_id=match.pk, payload={"seq": before, "bid": 0})
@@ -134,3 +134,34 @@ def test_beat_sweep_resumes_a_stalled_bot_turn(make_user: Any) -> None:
     assert match.status == "finished"
     assert match.seq > human_turn_seq
     assert set(Action.objects.filter(match=match, seat=0).values_list("made_by", flat=True)) >= {"autopilot"}
+
+
+def test_a_bot_that_breaks_the_rules_does_not_stall_the_match(make_user: Any, monkeypatch: Any) -> None:
+    real = engine.bots.decide
+
+    def broken(name: str, view: Any, seed: str) -> Any:
+        if name == "normal":  # an illegal move: a card during bidding, or a bid during play
+            return engine.Play(view.seat, "AS") if view.phase == "bidding" else engine.Bid(view.seat, 13)
+        return real(name, view, seed)
+
+    monkeypatch.setattr(engine.bots, "decide", broken)
+    match = services.create_match(seats=[SeatSpec(bot="normal")] * 4)
+    state = check_row_matches_replay(match)
+    assert state.is_finished
+
+
+def test_a_failing_notification_does_not_fail_the_write(make_user: Any, monkeypatch: Any) -> None:
+    user = make_user()
+    match = services.create_bot_match(user)
+    match.refresh_from_db()
+
+    class BrokenLayer:
+        async def group_send(self, *args: Any) -> None:
+            raise ConnectionError("redis is down")
+
+    monkeypatch.setattr(services, "get_channel_layer", lambda: BrokenLayer())
+    seq = match.seq
+    _, state = services.submit_action(user=user, match_id=match.pk, payload={"seq": seq, "bid": 2})
+    assert state.version == seq + 1
+    match.refresh_from_db()
+    assert match.seq > seq  # stored, and the bots still moved after it
