@@ -76,8 +76,8 @@ def test_bot_task_is_idempotent_and_ignores_old_seq(make_user: Any) -> None:
     check_row_matches_replay(match)
 
 
-def test_unique_seq_in_the_log(make_user: Any) -> None:
-    match = services.create_bot_match(make_user())
+def test_unique_seq_in_the_log() -> None:
+    match = services.create_match(seats=[SeatSpec(bot="random")] * 4)
     first = Action.objects.filter(match=match).order_by("seq").first()
     assert first is not None
     with pytest.raises(IntegrityError), transaction.atomic():
