@@ -11,7 +11,8 @@ COPY games ./games
 COPY callbreak_site ./callbreak_site
 COPY frontend ./frontend
 COPY manage.py ./
-RUN pip install .
+# Editable, so settings' BASE_DIR (templates, static, locale under frontend/) stays /app.
+RUN pip install -e .
 
 # collectstatic needs settings that import; DEBUG stays off in the image, so give a build-time key.
 RUN SECRET_KEY=build-only python manage.py collectstatic --noinput
