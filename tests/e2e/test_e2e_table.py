@@ -106,6 +106,16 @@ def test_full_match_in_the_browser(page: Any, site_url: str, artifacts: Any) -> 
             page.wait_for_timeout(400)
             page.screenshot(path=str(artifacts / "table.png"))
             shot_table = True
+            # markers: one dealer, one seat to play (mine), and the last trick can be reviewed
+            assert page.locator(".seat .dealer-chip").count() == 1
+            assert page.locator(".seat.turn").count() == 1
+            assert page.locator(".seat.pos-bottom.turn").count() == 1
+            page.locator("#last-trick-btn").click()
+            assert page.locator(".trick.reviewing .card").count() == 4
+            assert page.locator(".trick-note").inner_text().strip()
+            page.screenshot(path=str(artifacts / "table-last-trick.png"))
+            page.locator("#last-trick-btn").click()
+            assert page.locator(".trick.reviewing").count() == 0
         card = page.locator(".hand .card.legal").first
         code = card.get_attribute("data-card")
         n_before = page.locator(".hand .card").count()
