@@ -246,5 +246,12 @@ def test_table_on_a_phone_in_chinese(browser: Any, site_url: str, artifacts: Any
         assert wait_state(page) in {"play", "bid", "end"}
         seq = page.evaluate("window.callbreakTable.seq")
         assert seq >= 5
+
+        # log out (a POST form), then the table asks to log in again
+        page.get_by_test_id("logout").tap()
+        page.wait_for_url(f"{site_url}/")
+        assert page.locator(".username").count() == 0
+        page.goto(f"{site_url}/matches/")
+        assert "/accounts/login/" in page.url
     finally:
         ctx.close()
