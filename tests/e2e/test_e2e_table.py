@@ -57,8 +57,12 @@ def test_full_match_in_the_browser(page: Any, site_url: str, artifacts: Any) -> 
         lambda r: action_posts.append(r.url) if r.method == "POST" and "/actions/" in r.url else None,
     )
 
+    frames: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(str(payload))))
+
     page.get_by_test_id("play-bots").click()
     page.wait_for_url(re.compile(r".*/play/\d+/$"))
+    table_url = page.url
     page.wait_for_selector(".hand .card")
     assert page.locator(".hand .card").count() == 13
 
@@ -132,6 +136,9 @@ def test_full_match_in_the_browser(page: Any, site_url: str, artifacts: Any) -> 
     assert bids == 5
     assert my_actions == 5 + 65
     assert len(action_posts) == my_actions, "every bid and card was sent exactly once"
+    # the bots' bids and cards arrived live over the WebSocket, one view per action
+    live_views = [f for f in frames if '"type": "match"' in f or '"type":"match"' in f]
+    assert len(live_views) > 200, f"only {len(live_views)} live views over the WebSocket"
     assert locked_checked, "no locked card seen in a whole match"
 
     # The end: winners, final scores, seed and its commitment.
@@ -188,6 +195,15 @@ def test_full_match_in_the_browser(page: Any, site_url: str, artifacts: Any) -> 
     page.wait_for_load_state()
     assert page.locator("html").get_attribute("lang") == "en"
     assert "My matches" in page.locator("h1").inner_text()
+
+    # Play again from the finished table: a new match, a cleared table, a fresh hand.
+    page.goto(table_url)
+    page.get_by_test_id("play-again").click()
+    page.wait_for_url(lambda url: "/play/" in url and url != table_url)
+    page.wait_for_selector(".hand .card")
+    assert page.locator(".hand .card").count() == 13
+    assert page.get_by_test_id("score-sheet").locator("tbody tr:not(.current)").count() == 0
+    assert page.locator(".trick .card").count() <= 3
     assert not page.js_errors, page.js_errors
 
 
