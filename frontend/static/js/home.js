@@ -1,5 +1,5 @@
-import { createMatch } from "./api.js";
-import { _ } from "./i18n.js";
+import { api, createMatch } from "./api.js";
+import { _, fmt } from "./i18n.js";
 
 const form = document.getElementById("new-match-form");
 if (form) {
@@ -22,4 +22,19 @@ if (form) {
       btn.disabled = false;
     }
   });
+}
+
+// A running match? Offer to continue it (the one awaiting my move first).
+const cont = document.getElementById("continue-match");
+if (cont) {
+  api("/api/matches/").then((list) => {
+    const m = (list || []).find((x) => x.status !== "finished");
+    if (!m) return;
+    const a = cont.querySelector("a");
+    a.href = `/play/${encodeURIComponent(m.id)}/`;
+    a.textContent = m.your_turn
+      ? fmt(_("Continue match #%(id)s: your move"), { id: m.id })
+      : fmt(_("Continue match #%(id)s"), { id: m.id });
+    cont.hidden = false;
+  }).catch(() => {});
 }
