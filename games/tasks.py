@@ -12,7 +12,7 @@ from collections import deque
 
 from celery import shared_task
 from django.conf import settings
-from django.db.models import Q
+from django.db.models import F, Q
 
 _local = threading.local()
 
@@ -29,13 +29,12 @@ def resume_stalled_bot_turns() -> int:
     """Beat's recovery sweep: enqueue the due bot move of every active match waiting on a bot."""
     from .models import Match, Seat
 
+    bot_to_act = Q(seats__index=F("turn")) & (Q(seats__kind=Seat.Kind.BOT) | Q(seats__autopilot=True))
+    due = Match.objects.filter(bot_to_act, status=Match.Status.ACTIVE, turn__isnull=False)
     count = 0
-    for match_id, seq, turn in Match.objects.filter(status=Match.Status.ACTIVE, turn__isnull=False).values_list(
-        "pk", "seq", "turn"
-    ):
-        if Seat.objects.filter(Q(kind=Seat.Kind.BOT) | Q(autopilot=True), match_id=match_id, index=turn).exists():
-            enqueue_bot_move(match_id, seq)
-            count += 1
+    for match_id, seq in due.values_list("pk", "seq").distinct():
+        enqueue_bot_move(match_id, seq)
+        count += 1
     return count
 
 

@@ -71,12 +71,7 @@ def test_twenty_threads_post_the_same_action_exactly_one_applies(make_user: Any)
     assert match.seq == 1 == selectors.match_state(match).version
 
 
-@pytest.fixture
-def celery_worker() -> Iterator[subprocess.Popen[str]]:
-    """A real `celery worker` process on the test database and the test Redis."""
-    import redis
-
-    redis.Redis.from_url(settings.REDIS_URL).flushdb()  # no leftover tasks or groups from earlier runs
+def _celery_env() -> dict[str, str]:
     db = connection.settings_dict
     host, port, user = db["HOST"] or "127.0.0.1", db["PORT"] or 5432, db["USER"] or "postgres"
     env = dict(os.environ)
@@ -85,20 +80,25 @@ def celery_worker() -> Iterator[subprocess.Popen[str]]:
         REDIS_URL=settings.REDIS_URL,
         DJANGO_SETTINGS_MODULE="callbreak_site.settings",
         CELERY_TASK_ALWAYS_EAGER="0",
+        BOT_SWEEP_SECONDS="1",
     )
-    log_path = ROOT / "test-artifacts" / "celery-worker.log"
+    return env
+
+
+def _start(name: str, args: list[str], ready: str) -> Iterator[subprocess.Popen[str]]:
+    """Run `celery -A callbreak_site <args>` until the fixture ends; its output goes to test-artifacts/."""
+    log_path = ROOT / "test-artifacts" / f"celery-{name}.log"
     log_path.parent.mkdir(exist_ok=True)
     log = open(log_path, "w")  # noqa: SIM115 - closed at teardown
     proc = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "callbreak_site", "worker", "-P", "solo", "-l", "info",
-         "--without-gossip", "--without-mingle", "-n", f"test-{os.getpid()}@%h"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, text=True,
+        [sys.executable, "-m", "celery", "-A", "callbreak_site", *args],
+        cwd=ROOT, env=_celery_env(), stdout=log, stderr=subprocess.STDOUT, text=True,
     )
     try:
         deadline = time.monotonic() + 60
-        while "ready." not in log_path.read_text():
-            assert proc.poll() is None, f"celery worker exited:\n{log_path.read_text()}"
-            assert time.monotonic() < deadline, f"celery worker did not start:\n{log_path.read_text()}"
+        while ready not in log_path.read_text():
+            assert proc.poll() is None, f"celery {name} exited:\n{log_path.read_text()}"
+            assert time.monotonic() < deadline, f"celery {name} did not start:\n{log_path.read_text()}"
             time.sleep(0.2)
         yield proc
     finally:
@@ -109,6 +109,22 @@ def celery_worker() -> Iterator[subprocess.Popen[str]]:
             proc.kill()
             proc.wait()
         log.close()
+
+
+@pytest.fixture
+def celery_worker() -> Iterator[subprocess.Popen[str]]:
+    """A real `celery worker` process on the test database and the test Redis."""
+    import redis
+
+    redis.Redis.from_url(settings.REDIS_URL).flushdb()  # no leftover tasks or groups from earlier runs
+    yield from _start("worker", ["worker", "-P", "solo", "-l", "info", "--without-gossip", "--without-mingle",
+                                 "-n", f"test-{os.getpid()}@%h"], "ready.")
+
+
+@pytest.fixture
+def celery_beat(tmp_path: Path) -> Iterator[subprocess.Popen[str]]:
+    yield from _start("beat", ["beat", "-l", "info", "--schedule", str(tmp_path / "beat-schedule")],
+                      "beat: Starting")
 
 
 ORIGIN = (b"origin", b"http://testserver")
@@ -185,3 +201,19 @@ def test_a_bot_task_delivered_twice_plays_once(make_user: Any, celery_worker: An
     assert match.seq == 1
     log = (ROOT / "test-artifacts" / "celery-worker.log").read_text()
     assert log.count("succeeded") >= 3 and "True" in log and "False" in log
+
+
+def test_beat_starts_and_its_sweep_resumes_a_stalled_bot_turn(
+    make_user: Any, celery_worker: Any, celery_beat: Any
+) -> None:
+    users = [make_user() for _ in range(4)]
+    match = services.create_match(seats=[SeatSpec(user=u) for u in users])
+    match.refresh_from_db()
+    # A seat handed to a bot with no task sent (as if the task were lost): only beat's sweep can move it.
+    Seat.objects.filter(match=match, index=match.turn).update(autopilot=True, bot="random")
+    deadline = time.monotonic() + 30
+    while not Action.objects.filter(match=match).exists():
+        assert time.monotonic() < deadline, (ROOT / "test-artifacts" / "celery-beat.log").read_text()
+        time.sleep(0.2)
+    assert Action.objects.get(match=match).made_by == "autopilot"
+    assert "resume-stalled-bot-turns" in (ROOT / "test-artifacts" / "celery-beat.log").read_text()
