@@ -137,3 +137,18 @@ async def test_session_cookie_auth_and_refusals(make_user: Any) -> None:
         connected, code = await comm.connect()
         assert not connected, path
         assert code in (4401, 4404), (path, code)
+
+
+async def test_group_messages_carry_ids_and_seq_only(make_user: Any) -> None:
+    from channels.layers import get_channel_layer
+
+    users = [await database_sync_to_async(make_user)() for _ in range(4)]
+    match = await database_sync_to_async(services.create_match)(seats=[SeatSpec(user=u) for u in users])
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    await layer.group_add(services.group_name(match.pk), channel)
+    view = await database_sync_to_async(selectors.match_view)(match, match.turn)
+    await database_sync_to_async(services.submit_action)(
+        user=users[match.turn], match_id=match.pk, payload={"seq": 0, "bid": view["legal"][0]})
+    message = await layer.receive(channel)
+    assert message == {"type": "match.updated", "match_id": match.pk, "seq": 1}
