@@ -220,12 +220,14 @@ def play_bot_turn(match_id: int, seq: int) -> bool:
         bot_seed = f"{match.bot_seed}:{seq}"
         made_by = Action.MadeBy.BOT if seat.kind == Seat.Kind.BOT else Action.MadeBy.AUTOPILOT
         try:
-            _store(match, state, engine.bots.decide(level, view, bot_seed), made_by, None)
-        except engine.EngineError:
+            action = engine.bots.decide(level, view, bot_seed)
+            engine.apply(state, action)  # check it before any write, so nothing is half-stored
+        except Exception:
             # A bot bug must not stall the match forever (a retry would decide the same): log it
             # and let the plain random bot, which only picks from view.legal, move instead.
-            log.exception("bot %r made an illegal move in match %s at seq %s", level, match_id, seq)
-            _store(match, state, engine.bots.decide("random", view, bot_seed), made_by, None)
+            log.exception("bot %r failed or made an illegal move in match %s at seq %s", level, match_id, seq)
+            action = engine.bots.decide("random", view, bot_seed)
+        _store(match, state, action, made_by, None)
     return True
 
 

@@ -142,10 +142,12 @@ def test_a_bot_that_breaks_the_rules_does_not_stall_the_match(make_user: Any, mo
     def broken(name: str, view: Any, seed: str) -> Any:
         if name == "normal":  # an illegal move: a card during bidding, or a bid during play
             return engine.Play(view.seat, "AS") if view.phase == "bidding" else engine.Bid(view.seat, 13)
+        if name == "heuristic":
+            raise KeyError("a bug inside a bot")
         return real(name, view, seed)
 
     monkeypatch.setattr(engine.bots, "decide", broken)
-    match = services.create_match(seats=[SeatSpec(bot="normal")] * 4)
+    match = services.create_match(seats=[SeatSpec(bot="normal"), SeatSpec(bot="heuristic")] * 2)
     state = check_row_matches_replay(match)
     assert state.is_finished
 
