@@ -177,7 +177,7 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = True
 
 # --- Game ------------------------------------------------------------------------------------
-# Staff may pass a seed to reproduce deals; nobody else can.
+# Display names given to bot seats, by seat index.
 CALLBREAK_BOT_NAMES = ["Bot Ganesh", "Bot Lakshmi", "Bot Hari", "Bot Sita", "Bot Arjun", "Bot Mira"]
 
 LOGGING = {
