@@ -39,6 +39,9 @@ def test_user_list_search_and_filters(admin_client_: Client, make_user: Any) -> 
 def test_deactivate_action_blocks_login_and_bots_take_the_seat(admin_client_: Client, make_user: Any) -> None:
     erin = make_user("erin")
     api = client_for(erin)
+    browser = Client()
+    assert browser.login(username="erin", password=PASSWORD)
+    assert browser.get("/api/me/").status_code == 200
     view = api.post("/api/matches/", {"opponents": "bots"}, format="json").json()
     assert view["your_turn"]
     r = admin_client_.post("/admin/auth/user/", {"action": "deactivate_users", "_selected_action": [erin.pk]})
@@ -48,6 +51,9 @@ def test_deactivate_action_blocks_login_and_bots_take_the_seat(admin_client_: Cl
     # Cannot log in, the old token no longer works, and a new one cannot be had.
     assert not Client().login(username="erin", password=PASSWORD)
     assert api.get("/api/me/").status_code == 401
+    assert browser.get("/api/me/").status_code in (401, 403)  # the open session is dead too
+    r = api.post(f"/api/matches/{view['id']}/actions/", {"seq": view["seq"], "bid": 1}, format="json")
+    assert r.status_code == 401
     r = APIClient().post("/api/auth/token/", {"username": "erin", "password": PASSWORD}, format="json")
     assert r.status_code == 400
     # Their seat went to a bot, which has played the match to the end (eager mode).
