@@ -264,7 +264,9 @@ function renderBidPicker(v) {
 function renderStatus(v) {
   const t = $(".status-text");
   let msg;
-  if (v.phase === "finished") {
+  if (state.hold && Date.now() < state.hold.until && state.hold.trick.winner != null && v.turn !== v.seat) {
+    msg = fmt(_("%(name)s wins the trick"), { name: playerName(state.hold.trick.winner) });
+  } else if (v.phase === "finished") {
     msg = _("The match is over.");
   } else if (v.phase === "bidding") {
     msg = v.turn === v.seat
@@ -397,7 +399,7 @@ function applyView(v) {
   const seq = seqOf(v);
   let delay = prev ? 320 : 0;
   if (prev && v.last_trick && (prev.trick_number !== v.trick_number || prev.deal_number !== v.deal_number)
-      && (v.phase === "playing" || prev.phase === "playing")) {
+      && prev.phase === "playing") {
     const until = Date.now() + 1000;
     state.hold = { trick: v.last_trick, until };
     clearTimeout(state.holdTimer);
