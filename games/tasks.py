@@ -46,7 +46,8 @@ def enqueue_bot_move(match_id: int, seq: int) -> None:
     a queue instead, so each task runs after the previous transaction has fully finished.
     """
     if not settings.CELERY_TASK_ALWAYS_EAGER:
-        bot_move.apply_async((match_id, seq))
+        delay = settings.BOT_DELAY_SECONDS
+        bot_move.apply_async((match_id, seq), countdown=delay if delay > 0 else None)
         return
     pending = getattr(_local, "pending", None)
     if pending is not None:
