@@ -38,7 +38,7 @@ function seatInfo(v, s) {
   const kind = info.kind || (info.bot ? "bot" : "human");
   let name = info.name || info.username || info.display_name;
   if (!name) name = s === v.seat ? _("You") : fmt(_("Seat %(n)s"), { n: s + 1 });
-  return { name, kind, bot: info.bot || info.bot_level || info.level || null };
+  return { name, kind, bot: info.bot || info.bot_level || info.level || null, autopilot: !!info.autopilot };
 }
 
 function playerName(s) {
@@ -91,7 +91,8 @@ function renderPlates(v) {
     const name = s === v.seat ? `${info.name}` : info.name;
     const botBadge = info.kind === "bot"
       ? `<span class="badge bot" title="${_("Bot")}${info.bot ? " · " + botLevelName(info.bot) : ""}">${_("Bot")}${info.bot ? ` · ${botLevelName(info.bot)}` : ""}</span>`
-      : (s === v.seat ? `<span class="badge you">${_("You")}</span>` : "");
+      : (s === v.seat ? `<span class="badge you">${_("You")}</span>` : "")
+        + (info.autopilot && info.kind !== "bot" ? `<span class="badge bot">${_("Autopilot")}</span>` : "");
     const bidTxt = bid == null ? "–" : String(bid);
     const made = bid != null && won >= bid;
     plate.innerHTML =
@@ -403,7 +404,18 @@ function applyView(v) {
     const until = Date.now() + 1000;
     state.hold = { trick: v.last_trick, until };
     clearTimeout(state.holdTimer);
-    state.holdTimer = setTimeout(() => { state.hold = null; render(); }, 1020);
+    clearTimeout(state.collectTimer);
+    const trickEl = $(".trick");
+    trickEl.classList.remove("collect-0", "collect-1", "collect-2", "collect-3");
+    // sweep the cards toward the winner just before the table clears
+    state.collectTimer = setTimeout(() => {
+      if (v.last_trick.winner != null && !state.showLast) trickEl.classList.add(`collect-${posOf(v.last_trick.winner)}`);
+    }, 780);
+    state.holdTimer = setTimeout(() => {
+      state.hold = null;
+      trickEl.classList.remove("collect-0", "collect-1", "collect-2", "collect-3");
+      render();
+    }, 1020);
     delay = 1050;
   }
   if (prev && prev.deal_number !== v.deal_number && v.deals && v.deals.length) {
