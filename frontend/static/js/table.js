@@ -457,8 +457,15 @@ async function refetch() {
       accept(await api(matchUrl(matchId)));
       setConn(null);
     } catch (e) {
-      if (e instanceof ApiError && e.status === 404) setConn(_("This match was not found."));
-      else setConn(_("Connection problem, retrying…"));
+      if (e instanceof ApiError && e.status === 404) {
+        state.closing = true;
+        setConn(_("This match was not found."));
+      } else if (e instanceof ApiError && (e.status === 401 || e.status === 403)) {
+        state.closing = true;
+        setConn(_("Your session has ended: log in again."));
+      } else {
+        setConn(_("Connection problem, retrying…"));
+      }
     } finally {
       refetching = null;
     }
@@ -653,9 +660,14 @@ function connect() {
       accept(JSON.parse(ev.data));
     } catch { /* ignore malformed frames */ }
   };
-  ws.onclose = () => {
+  ws.onclose = (ev) => {
     app.dataset.live = "0";
     if (state.ws === ws) state.ws = null;
+    if (ev.code === 4404 || ev.code === 4401 || ev.code === 4403) {
+      // not this user's match, or not signed in: retrying cannot help
+      refetch();
+      return;
+    }
     scheduleReconnect();
   };
   ws.onerror = () => { try { ws.close(); } catch { /* closed */ } };
@@ -681,7 +693,7 @@ document.addEventListener("visibilitychange", () => {
 // A slow safety net: if the socket is silent while others are to move, check the seq now and then.
 setInterval(() => {
   const v = state.view;
-  if (v && v.phase !== "finished" && v.turn !== v.seat && !state.sending) refetch();
+  if (v && !state.closing && v.phase !== "finished" && v.turn !== v.seat && !state.sending) refetch();
 }, 5000);
 
 // A small hook for the browser tests and for debugging connection handling.
