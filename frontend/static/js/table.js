@@ -268,7 +268,7 @@ function renderStatus(v) {
   if (state.hold && Date.now() < state.hold.until && state.hold.trick.winner != null && v.turn !== v.seat) {
     msg = fmt(_("%(name)s wins the trick"), { name: playerName(state.hold.trick.winner) });
   } else if (v.phase === "finished") {
-    msg = _("The match is over.");
+    msg = _("The match is over.") + " " + winnersText(v);
   } else if (v.phase === "bidding") {
     msg = v.turn === v.seat
       ? _("Your turn to bid.")
@@ -282,6 +282,8 @@ function renderStatus(v) {
   t.textContent = msg;
   $(".statusbar").classList.toggle("my-turn", v.turn === v.seat && v.phase !== "finished");
   $(".first-trick-hint").hidden = !(v.phase === "playing" && v.first_trick);
+  $(".status-actions").hidden = v.phase !== "finished";
+  $("#replay-link-2").href = `/replay/${encodeURIComponent(matchId)}/`;
 }
 
 function renderScores(v) {
@@ -317,18 +319,21 @@ function renderScores(v) {
   });
 }
 
+function winnersText(v) {
+  const winners = v.winners || [];
+  const names = winners.map(playerName);
+  if (winners.length > 1) return fmt(_("Shared win: %(names)s"), { names: names.join(", ") });
+  return winners.includes(v.seat) ? _("You win!") : fmt(_("%(name)s wins"), { name: names[0] || "" });
+}
+
 function renderEnd(v) {
   const ov = $(".end-overlay");
   const finished = v.phase === "finished";
   ov.hidden = !finished || state.endDismissed;
   if (!finished) return;
   const winners = v.winners || [];
-  const names = winners.map(playerName);
   const youWon = winners.includes(v.seat);
-  let txt;
-  if (winners.length > 1) txt = fmt(_("Shared win: %(names)s"), { names: names.join(", ") });
-  else txt = youWon ? _("You win!") : fmt(_("%(name)s wins"), { name: names[0] || "" });
-  $(".winners").textContent = txt;
+  $(".winners").textContent = winnersText(v);
   $(".end-card").classList.toggle("you-won", youWon);
   const order = [0, 1, 2, 3].sort((a, b) => v.totals[b] - v.totals[a]);
   $(".final-scores").innerHTML = "<ol>" + order.map((s) =>
@@ -622,6 +627,7 @@ $("#end-close").addEventListener("click", () => {
   state.endDismissed = true;
   render();
 });
+$("#play-again-2").addEventListener("click", () => $("#play-again").click());
 $("#play-again").addEventListener("click", async (ev) => {
   const btn = ev.currentTarget;
   if (btn.disabled) return;
