@@ -9,7 +9,7 @@ PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/callbreak
 REDIS_TEST_URL ?= redis://127.0.0.1:6379/5
 
-.PHONY: run test install lint typecheck test-engine test-site test-realstack bench migrate worker beat
+.PHONY: run test install lint typecheck test-engine test-site test-site-pg test-realstack bench migrate worker beat
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -46,11 +46,16 @@ test-engine: $(STAMP)
 test-site: $(STAMP)
 	$(BIN)/pytest -q tests/site -m "not realstack"
 
+# The site suite again on PostgreSQL (tasks still eager, in-memory channel layer).
+test-site-pg: $(STAMP)
+	DATABASE_URL=$(PG_URL) $(BIN)/pytest -q tests/site -m "not realstack" -p no:cacheprovider
+
 test-realstack: $(STAMP)
 	DATABASE_URL=$(PG_URL) REDIS_URL=$(REDIS_TEST_URL) $(BIN)/pytest -q tests/site -m realstack -p no:cacheprovider
 
 test: $(STAMP) lint typecheck
 	$(BIN)/pytest -q tests -m "not realstack"
+	$(MAKE) --no-print-directory test-site-pg
 	$(MAKE) --no-print-directory test-realstack
 
 bench: $(STAMP)
