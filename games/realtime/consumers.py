@@ -7,6 +7,7 @@ a hand never travels through the channel layer. Messages to the client:
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -47,6 +48,15 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def disconnect(self, code: int) -> None:
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
+        """Malformed frames get an error message, never a crashed consumer."""
+        try:
+            content = json.loads(text_data if text_data is not None else (bytes_data or b"").decode())
+        except (ValueError, UnicodeDecodeError):
+            await self.send_json({"type": "error", "code": "bad_json", "detail": "Send JSON text frames."})
+            return
+        await self.receive_json(content)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if isinstance(content, dict) and content.get("type") == "resync":

@@ -123,6 +123,13 @@ async def test_session_cookie_auth_and_refusals(make_user: Any) -> None:
     assert (await expect_view(comm))["seq"] == view["seq"]
     await comm.send_json_to({"type": "play", "card": "AS"})
     assert (await comm.receive_json_from())["code"] == "bad_message"
+    for junk in ("{not json", "[1, 2]", "null"):
+        await comm.send_to(text_data=junk)
+        assert (await comm.receive_json_from())["type"] == "error"
+    await comm.send_to(bytes_data=b"\xff\xfe")
+    assert (await comm.receive_json_from())["code"] == "bad_json"
+    await comm.send_json_to({"type": "resync"})  # still alive
+    assert (await expect_view(comm))["seq"] == view["seq"]
     await comm.disconnect()
 
     # Anonymous, a bad token, a foreign match, an unknown match: all refused.
