@@ -8,6 +8,7 @@ take the trick.  It is deterministic, so a playout is a function of the sampled 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from ..cards import ABOVE, SPADES_MASK, SUIT_MASKS
@@ -212,12 +213,14 @@ def deal_score(bid: int, won: int) -> int:
 
 def utility(me: int, bids: Sequence[int], won: Sequence[int], totals: Sequence[int], last_deal: bool) -> float:
     """What a finished simulated deal is worth to ``me``: the margin over the field's mean (tenths);
-    in the last deal mostly the share of the match win."""
+    in the last deal mostly the share of the match win, and when losing, a reward that grows
+    steeply as the gap to the leader closes (so a player far behind prefers the gamble)."""
     scores = [deal_score(bids[s], won[s]) for s in range(4)]
     margin = scores[me] - (sum(scores) - scores[me]) / 3
     if not last_deal:
         return float(margin)
     finals = [totals[s] + scores[s] for s in range(4)]
     top = max(finals)
-    share = 1.0 / finals.count(top) if finals[me] == top else 0.0
-    return 300.0 * share + 0.2 * margin
+    if finals[me] == top:
+        return 300.0 / finals.count(top) + 0.2 * margin
+    return 100.0 * math.exp((finals[me] - top) / 40.0) + 0.2 * margin

@@ -13,6 +13,7 @@ from engine.bots.strong import StrongBot
 from engine.cards import cards_to_mask
 from engine.match import MatchState
 from engine.rules import legal_mask
+from engine.views import PlayerView
 
 
 def play_match(seed: str, seats: list[str]) -> MatchState:
@@ -122,3 +123,41 @@ def test_heuristic_beats_random() -> None:
 def test_bot_replays_verify() -> None:
     state = play_match("verify-bots", ["strong", "heuristic", "easy", "random"])
     verify_replay(export_replay(state))
+
+
+def test_equivalent_cards_are_evaluated_once() -> None:
+    from engine.bots.strong import distinct_cards
+    from engine.cards import FULL_DECK, card_str, parse_card
+
+    hand = cards_to_mask("7H 8H TH 2S 3S 5S KD".split())
+    unseen = FULL_DECK & ~hand & ~cards_to_mask(["9H", "4S"])
+    legal = [parse_card(c) for c in "7H 8H TH 2S 3S 5S KD".split()]
+    assert [card_str(c) for c in distinct_cards(legal, unseen)] == ["2S", "7H", "KD"]
+
+
+def test_strong_last_deal_bids_follow_the_standings() -> None:
+    """Fifth deal: a clear leader bids safe; far behind, a hand that can still win bids higher."""
+    from dataclasses import replace
+
+    from engine.bots.strong import strong_bid
+
+    ahead_total = level_total = 0
+    gambles = 0
+    for k in range(8):
+        state = new_match(f"behind{k}")
+        while state.deal_number < 5:
+            state = apply(state, decide("heuristic", player_view(state, state.turn), "b"))
+        view = player_view(state, state.turn)
+        me = view.seat
+
+        def bid(delta: int, view: PlayerView = view, me: int | None = me) -> int:
+            v = replace(view, totals=tuple(100 + delta if s == me else 100 for s in range(4)))
+            return strong_bid(v, random.Random(1), 300)
+
+        ahead, level, behind = bid(40), bid(0), bid(-60)
+        assert ahead <= level
+        ahead_total += ahead
+        level_total += level
+        gambles += behind > level
+    assert ahead_total < level_total
+    assert gambles >= 1  # behind with a hand that can still catch up, it bids higher
