@@ -7,8 +7,10 @@ seed, and switch to 中文 and back. Screenshots land in test-artifacts/e2e/.
 
 from __future__ import annotations
 
+import json
 import re
 import secrets
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -173,6 +175,20 @@ def test_full_match_in_the_browser(page: Any, site_url: str, artifacts: Any) -> 
     page.get_by_test_id("jump-trick").select_option("5")
     assert "Trick 5" in page.get_by_test_id("step-label").inner_text()
     assert page.locator(".replay-table .trick .card").count() >= 1
+    # autoplay at the fastest speed moves on by itself, and pauses
+    pos_before = int(page.locator("#replay-app").get_attribute("data-pos"))
+    page.locator("#speed").select_option("150")
+    page.get_by_test_id("autoplay").click()
+    page.wait_for_function(f"Number(document.getElementById('replay-app').dataset.pos) >= {pos_before + 3}")
+    page.get_by_test_id("autoplay").click()
+    paused_at = page.locator("#replay-app").get_attribute("data-pos")
+    page.wait_for_timeout(400)
+    assert page.locator("#replay-app").get_attribute("data-pos") == paused_at
+    # the replay JSON downloads as callbreak-replay/1
+    with page.expect_download() as dl:
+        page.get_by_test_id("download").click()
+    doc = json.loads(Path(dl.value.path()).read_text())
+    assert doc["format"] == "callbreak-replay/1" and len(doc["deals"]) == 5
     page.get_by_test_id("verify-btn").click()
     page.wait_for_selector("[data-testid=verify-result][data-deals]")
     result = page.get_by_test_id("verify-result")
