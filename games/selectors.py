@@ -22,13 +22,7 @@ def engine_actions(match: Match, upto: int | None = None) -> list[Any]:
     qs = Action.objects.filter(match=match)
     if upto is not None:
         qs = qs.filter(seq__lt=upto)
-    rows = qs.order_by("seq").values("seat", "bid", "card")
-    out = []
-    for row in rows:
-        obj = {"seat": row["seat"], "bid": row["bid"]} if row["bid"] is not None else {
-            "seat": row["seat"], "card": row["card"]}
-        out.append(engine.action_from_json(obj))
-    return out
+    return [engine.action_from_json(a.to_engine_json()) for a in qs.order_by("seq").only("seat", "bid", "card")]
 
 
 def match_state(match: Match, upto: int | None = None) -> engine.MatchState:
