@@ -113,6 +113,7 @@ def test_full_match_in_the_browser(page: Any, site_url: str, artifacts: Any) -> 
             page.screenshot(path=str(artifacts / "table.png"))
             shot_table = True
             # markers: one dealer, one seat to play (mine), and the last trick can be reviewed
+            assert not page.locator(".status-actions").is_visible()
             assert page.locator(".seat .dealer-chip").count() == 1
             assert page.locator(".seat.turn").count() == 1
             assert page.locator(".seat.pos-bottom.turn").count() == 1
@@ -154,6 +155,8 @@ def test_full_match_in_the_browser(page: Any, site_url: str, artifacts: Any) -> 
     page.wait_for_timeout(700)  # let the end card finish its entrance
     page.screenshot(path=str(artifacts / "end.png"))
     page.locator("#end-close").click()
+    assert page.locator(".status-actions").is_visible()
+    assert "Watch the replay" in page.locator(".status-actions").inner_text()
     sheet = page.get_by_test_id("score-sheet")
     assert sheet.locator("tbody tr").count() == 5
     sheet.screenshot(path=str(artifacts / "score-sheet.png"))
