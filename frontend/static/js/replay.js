@@ -254,6 +254,9 @@ document.addEventListener("keydown", (ev) => {
   if (!doc || ev.target.closest("select, input")) return;
   if (ev.key === "ArrowRight") { stop(); go(pos + 1); }
   else if (ev.key === "ArrowLeft") { stop(); go(pos - 1); }
+  else if (ev.key === "Home") { stop(); go(0); }
+  else if (ev.key === "End") { stop(); go(steps.length - 1); }
+  else if (ev.key === " " && !ev.target.closest("button, a")) { ev.preventDefault(); play(); }
 });
 
 load();
