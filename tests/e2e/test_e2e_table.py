@@ -250,6 +250,7 @@ def test_table_on_a_phone_in_chinese(browser: Any, site_url: str, artifacts: Any
             page.screenshot(path=str(artifacts / "table-phone-bid.png"), full_page=True)
             page.locator('.bid-btn[data-bid="3"]').tap()
             page.get_by_test_id("bid-confirm").tap()
+            page.wait_for_function("document.querySelector('.bid-picker').hidden")
             st = wait_state(page)
         assert st == "play"
         # the first-trick hint in Chinese
