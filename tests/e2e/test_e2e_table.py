@@ -291,3 +291,33 @@ def test_table_on_a_phone_in_chinese(browser: Any, site_url: str, artifacts: Any
         assert "/accounts/login/" in page.url
     finally:
         ctx.close()
+
+
+def test_browser_verifier_matches_the_fairness_vectors(page: Any, site_url: str) -> None:
+    """The replay viewer's SHA-256, shuffle and deal reproduce the test vectors of fairness.md."""
+    page.goto(f"{site_url}/rules/")
+    result = page.evaluate(
+        """async () => {
+          const m = await import('/static/js/sha256.js');
+          const commit = m.hex(await m.sha256('example-seed'));
+          const fallback = m.hex(m.sha256js(new TextEncoder().encode('example-seed')));
+          const long = 'x'.repeat(200);
+          const longOk = m.hex(await m.sha256(long)) === m.hex(m.sha256js(new TextEncoder().encode(long)));
+          const deck = (await m.shuffledDeck('example-seed', 1)).join(' ');
+          const dealer = await m.firstDealer('example-seed');
+          const deal2 = await m.dealHands('example-seed', 2, 0);
+          const other = m.hex(await m.sha256('callbreak-2026'));
+          return {commit, fallback, longOk, deck, dealer, deal2seat0: deal2[0].join(' '), other};
+        }"""
+    )
+    commitment = "cd139b161afd30dee3e1924f98dbae55ed2206c803f2a1dff5f4b6b62ce0d9f7"
+    assert result["commit"] == commitment
+    assert result["fallback"] == commitment
+    assert result["longOk"]
+    assert result["dealer"] == 3
+    assert result["deck"] == (
+        "6D 5H TC 4H TS 6H KS 3S 9H 2S 8S JD QH KC AC 3D JC 9D JS 2C TD 4D 3H JH 7D 8C 4C 5D 2D 5C "
+        "8D KH 6S AD QD TH KD 6C 8H 7C 3C 9S 7H QC 4S 2H 5S AH QS 7S AS 9C"
+    )
+    assert result["deal2seat0"] == "6C 4D 4C JH 3D QS 5S TS 7D 5C 5H AC AH"
+    assert result["other"] == "05c20f729f419db7b76baef3f5e971081fba99defae02615d863f3c76fb60dc9"

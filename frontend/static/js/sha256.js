@@ -10,7 +10,7 @@ const K = new Uint32Array([
   0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 ]);
 
-function sha256js(bytes) {
+export function sha256js(bytes) {
   const l = bytes.length;
   const n = ((l + 9 + 63) >> 6) << 6;
   const m = new Uint8Array(n);
