@@ -6,8 +6,10 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 # The real-stack tests (PostgreSQL + Redis + a Celery worker) run in a second pytest invocation.
-PG_URL ?= postgres://postgres@127.0.0.1:5432/callbreak
-REDIS_TEST_URL ?= redis://127.0.0.1:6379/5
+# Each run gets its own database name and Redis database, so runs side by side do not collide.
+RUN_ID := $(shell echo $$$$)
+PG_URL ?= postgres://postgres@127.0.0.1:5432/callbreak_$(RUN_ID)
+REDIS_TEST_URL ?= redis://127.0.0.1:6379/$(shell echo $$(( $(RUN_ID) % 11 + 5 )))
 
 .PHONY: run test install lint typecheck test-engine test-site test-site-pg test-realstack bench migrate worker beat
 

@@ -85,9 +85,14 @@ def _celery_env() -> dict[str, str]:
     return env
 
 
+def celery_log(name: str) -> Path:
+    """Per test run, so runs side by side on one machine keep their own logs."""
+    return ROOT / "test-artifacts" / f"celery-{name}-{os.getpid()}.log"
+
+
 def _start(name: str, args: list[str], ready: str) -> Iterator[subprocess.Popen[str]]:
     """Run `celery -A callbreak_site <args>` until the fixture ends; its output goes to test-artifacts/."""
-    log_path = ROOT / "test-artifacts" / f"celery-{name}.log"
+    log_path = celery_log(name)
     log_path.parent.mkdir(exist_ok=True)
     log = open(log_path, "w")  # noqa: SIM115 - closed at teardown
     proc = subprocess.Popen(
@@ -199,7 +204,7 @@ def test_a_bot_task_delivered_twice_plays_once(make_user: Any, celery_worker: An
     assert Action.objects.get(match=match).made_by == "autopilot"
     match.refresh_from_db()
     assert match.seq == 1
-    log = (ROOT / "test-artifacts" / "celery-worker.log").read_text()
+    log = celery_log("worker").read_text()
     assert log.count("succeeded") >= 3 and "True" in log and "False" in log
 
 
@@ -213,7 +218,7 @@ def test_beat_starts_and_its_sweep_resumes_a_stalled_bot_turn(
     Seat.objects.filter(match=match, index=match.turn).update(autopilot=True, bot="random")
     deadline = time.monotonic() + 30
     while not Action.objects.filter(match=match).exists():
-        assert time.monotonic() < deadline, (ROOT / "test-artifacts" / "celery-beat.log").read_text()
+        assert time.monotonic() < deadline, celery_log("beat").read_text()
         time.sleep(0.2)
     assert Action.objects.get(match=match).made_by == "autopilot"
-    assert "resume-stalled-bot-turns" in (ROOT / "test-artifacts" / "celery-beat.log").read_text()
+    assert "resume-stalled-bot-turns" in celery_log("beat").read_text()
