@@ -126,7 +126,24 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.resume_stalled_bot_turns",
         "schedule": float(os.environ.get("BOT_SWEEP_SECONDS", "60")),
     },
+    # Correspondence: expired turns get the autopilot, reminders at 1/4 time left, stale tables expire.
+    "sweep-deadlines": {
+        "task": "games.tasks.sweep_deadlines",
+        "schedule": float(os.environ.get("DEADLINE_SWEEP_SECONDS", "30")),
+    },
 }
+
+# --- Correspondence tables, email ----------------------------------------------------------------
+# Expired turns in a row after which the bot keeps the seat for the rest of the match.
+AUTOPILOT_HANDOVER_AFTER = int(os.environ.get("AUTOPILOT_HANDOVER_AFTER", "3"))
+# A public table nobody starts expires after this long.
+TABLE_EXPIRY_SECONDS = int(os.environ.get("TABLE_EXPIRY_SECONDS", str(3 * 86400)))
+# Console in development; set EMAIL_BACKEND (and EMAIL_HOST etc.) for real mail. Tests use locmem.
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Call Break <noreply@localhost>")
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
 
 # --- Auth, API ---------------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

@@ -12,6 +12,7 @@ class Match(models.Model):
     class Status(models.TextChoices):
         ACTIVE = "active", "Active"
         FINISHED = "finished", "Finished"
+        ABORTED = "aborted", "Aborted"
 
     seed = models.CharField(max_length=200, help_text="Secret until the match is finished.")
     seed_commitment = models.CharField(max_length=64, help_text="SHA-256 of the seed, shown from the start.")
@@ -27,6 +28,13 @@ class Match(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Correspondence play (issue 6): a time per move; the current turn's deadline lives here so a
+    # beat sweep finds expired turns after any restart. Matches against bots have no time limit.
+    move_seconds = models.PositiveIntegerField(null=True, blank=True, help_text="Time per move; empty: no limit.")
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True, help_text="When the current turn expires.")
+    remind_at = models.DateTimeField(null=True, blank=True, db_index=True, help_text="Reminder due (1/4 time left).")
+    rated = models.BooleanField(default=False)
+    rated_at = models.DateTimeField(null=True, blank=True, help_text="Set once ratings were updated (idempotence).")
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -60,6 +68,8 @@ class Seat(models.Model):
     bot = models.CharField(max_length=32, blank=True, help_text="Bot level playing this seat, if any.")
     name = models.CharField(max_length=150)
     autopilot = models.BooleanField(default=False)
+    missed_in_row = models.PositiveSmallIntegerField(default=0, help_text="Expired turns in a row.")
+    resigned = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["match", "index"]
@@ -117,3 +127,157 @@ class Action(models.Model):
         if self.bid is not None:
             return {"seat": self.seat, "bid": self.bid}
         return {"seat": self.seat, "card": self.card}
+
+
+def _invite_code() -> str:
+    import secrets
+
+    return secrets.token_urlsafe(9)
+
+
+class Table(models.Model):
+    """A table among people before (and pointing to) its match: who sits where, the time per move."""
+
+    class Visibility(models.TextChoices):
+        PUBLIC = "public", "Public"
+        PRIVATE = "private", "Private"
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        STARTED = "started", "Started"
+        EXPIRED = "expired", "Expired"
+        CLOSED = "closed", "Closed"
+
+    host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hosted_tables")
+    visibility = models.CharField(max_length=8, choices=Visibility.choices, default=Visibility.PUBLIC)
+    invite_code = models.CharField(max_length=32, unique=True, default=_invite_code)
+    move_seconds = models.PositiveIntegerField(help_text="Time per move in seconds (60 = live, 86400 = a day).")
+    rated = models.BooleanField(default=True)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN, db_index=True)
+    match = models.OneToOneField(Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="table")
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"Table {self.pk} ({self.visibility}, {self.status})"
+
+
+class TableSeat(models.Model):
+    """A place at a table: empty, a person, or a bot of some level."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="table_seats"
+    )
+    bot = models.CharField(max_length=32, blank=True)
+
+    class Meta:
+        ordering = ["table", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "index"], name="unique_table_seat_index"),
+            models.UniqueConstraint(
+                fields=["table", "user"], condition=models.Q(user__isnull=False), name="one_seat_per_user_per_table"
+            ),
+            models.CheckConstraint(condition=models.Q(index__lte=3), name="table_seat_index_0_3"),
+        ]
+
+    @property
+    def is_empty(self) -> bool:
+        return self.user_id is None and not self.bot
+
+
+class Profile(models.Model):
+    """Per-user settings."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
+    email_notifications = models.BooleanField(default=True, help_text="Email for your turn and reminders.")
+
+
+class Notice(models.Model):
+    """A notification to a user about a match; unique per (user, match, seq, kind) so nothing is sent twice."""
+
+    class Kind(models.TextChoices):
+        YOUR_TURN = "your_turn", "Your turn"
+        REMINDER = "reminder", "Reminder"
+        AUTOPILOT = "autopilot", "Autopilot moved"
+        HANDED_OVER = "handed_over", "Seat given to the bot"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notices")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="notices")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+    emailed = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "match", "seq", "kind"], name="unique_notice"),
+        ]
+
+
+class Presence(models.Model):
+    """An open WebSocket on a match page: while one exists the user gets no email for that match."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
+    channel_name = models.CharField(max_length=200, unique=True)
+    connected_at = models.DateTimeField(auto_now_add=True)
+
+
+class Rating(models.Model):
+    """An OpenSkill identity: a person, or one bot level (each level is rated on its own)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="rating"
+    )
+    bot = models.CharField(max_length=32, blank=True)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    games = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["bot"], condition=~models.Q(bot=""), name="one_rating_per_bot_level"),
+            models.CheckConstraint(
+                condition=models.Q(user__isnull=False, bot="") | models.Q(user__isnull=True) & ~models.Q(bot=""),
+                name="rating_is_user_xor_bot",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.conservative:.1f}"
+
+    @property
+    def name(self) -> str:
+        return self.user.get_username() if self.user_id else f"bot:{self.bot}"
+
+    @property
+    def conservative(self) -> float:
+        return self.mu - 3 * self.sigma
+
+
+class RatingChange(models.Model):
+    """Rating history: one row per identity and rated match (the unique key makes updates idempotent)."""
+
+    rating = models.ForeignKey(Rating, on_delete=models.CASCADE, related_name="changes")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_changes")
+    rank = models.PositiveSmallIntegerField()
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [models.UniqueConstraint(fields=["rating", "match"], name="one_change_per_match")]
+
+    @property
+    def conservative_after(self) -> float:
+        return self.mu_after - 3 * self.sigma_after

@@ -57,8 +57,12 @@ def check_seed(seed: object) -> str:
     return seed
 
 
-def create_match(*, seats: list[SeatSpec], seed: str | None = None, created_by: Any = None) -> Match:
-    """A new match with four seats, a fresh random seed unless one is given."""
+def create_match(
+    *, seats: list[SeatSpec], seed: str | None = None, created_by: Any = None,
+    move_seconds: int | None = None, rated: bool = False,
+) -> Match:
+    """A new match with four seats, a fresh random seed unless one is given (``move_seconds``: per-turn
+    deadlines for correspondence tables; ``rated``: OpenSkill update at the end)."""
     if len(seats) != 4:
         raise GameError("bad_seats", "A match has exactly four seats.")
     seed = check_seed(seed) if seed is not None else engine.new_seed()
@@ -72,6 +76,8 @@ def create_match(*, seats: list[SeatSpec], seed: str | None = None, created_by: 
             seq=state.version,
             turn=state.turn,
             created_by=created_by,
+            move_seconds=move_seconds,
+            rated=rated,
         )
         for index, spec in enumerate(seats):
             if spec.user is not None:
@@ -83,6 +89,10 @@ def create_match(*, seats: list[SeatSpec], seed: str | None = None, created_by: 
                 Seat.objects.create(
                     match=match, index=index, kind=Seat.Kind.BOT, bot=level, name=bot_names[index % len(bot_names)]
                 )
+        if move_seconds:
+            from .correspondence import set_deadline
+
+            match.save(update_fields=set_deadline(match, state))
         _after_commit(match, state)
     return match
 
@@ -120,6 +130,10 @@ def _store(match: Match, state: engine.MatchState, action: Any, made_by: str, us
     match.seq = new_state.version
     match.turn = new_state.turn
     fields = ["seq", "turn", "updated_at"]
+    if match.move_seconds:
+        from .correspondence import on_stored
+
+        fields += on_stored(match, new_state, made_by, data["seat"])
     if new_state.is_finished:
         match.status = Match.Status.FINISHED
         match.finished_at = timezone.now()
@@ -144,6 +158,10 @@ def _after_commit(match: Match, state: engine.MatchState) -> None:
             from .tasks import enqueue_bot_move
 
             enqueue_bot_move(match_id, seq)
+        if match.move_seconds or match.rated:
+            from .notifications import after_action  # your-turn notice, turn timers, ratings
+
+            after_action(match_id, seq)
 
     # robust: the action is committed whatever happens here; a failed notify or enqueue is logged
     # and recovered by clients refetching and by beat's sweep, never turned into an error response.
@@ -192,6 +210,8 @@ def submit_action(*, user: AbstractBaseUser, match_id: int, payload: object) -> 
         seat = selectors.seat_for_user(match, user)
         if seat is None:
             raise MatchNotFound()
+        if match.status == Match.Status.ABORTED:
+            raise GameError("aborted", "The match was aborted.")
         if match.seq != seq:
             raise StaleSeq(match.seq, seq)
         if seat.autopilot:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections import deque
+from typing import Any
 
 from celery import shared_task
 from django.conf import settings
@@ -60,3 +61,44 @@ def enqueue_bot_move(match_id: int, seq: int) -> None:
             bot_move.apply(args=args, throw=True)
     finally:
         _local.pending = None
+
+
+def run_task(task: Any, *args: Any) -> None:
+    """Send a task (eager mode runs it in-process; ``.delay`` honours CELERY_TASK_ALWAYS_EAGER)."""
+    task.delay(*args)
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def sweep_deadlines() -> dict[str, int]:
+    """Beat: expired turns get the autopilot, due reminders go out, stale public tables expire."""
+    from .correspondence import sweep
+
+    return sweep()
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def expire_turn(match_id: int, seq: int) -> bool:
+    from .correspondence import play_expired_turn
+
+    return play_expired_turn(match_id, seq)
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def remind_turn(match_id: int, seq: int) -> bool:
+    from .correspondence import send_reminder
+
+    return send_reminder(match_id, seq)
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def rate_match(match_id: int) -> bool:
+    from .ratings import rate_match as rate
+
+    return rate(match_id)
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def send_notice_email(notice_id: int) -> bool:
+    from .notifications import send_notice_email as send
+
+    return send(notice_id)

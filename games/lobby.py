@@ -1,0 +1,263 @@
+"""Tables among people: create, join, leave, fill with bots, start (writes), and what a user may see.
+
+A private table is shown only to its members and to whoever has its invitation code; to anyone
+else it does not exist (404). Every write locks the table row; lobby listeners are told on commit.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from .errors import GameError
+from .models import Match, Table, TableSeat
+
+DAY = 86400
+MOVE_SECONDS_CHOICES = (60, DAY, 2 * DAY, 3 * DAY, 7 * DAY, 14 * DAY)
+
+
+class TableNotFound(GameError):
+    status = 404
+
+    def __init__(self) -> None:
+        super().__init__("not_found", "No such table.")
+
+
+class TableConflict(GameError):
+    status = 409
+
+
+class NotHost(GameError):
+    status = 403
+
+    def __init__(self) -> None:
+        super().__init__("not_host", "Only the host may do that.")
+
+
+def _on_commit_changed(table_id: int) -> None:
+    from .notifications import lobby_changed
+
+    transaction.on_commit(lambda: lobby_changed(table_id), robust=True)
+
+
+def create_table(host: Any, *, visibility: str = Table.Visibility.PUBLIC, move_seconds: int = DAY,
+                 rated: bool = True) -> Table:
+    """A table with the host at seat 0 and three empty seats."""
+    if visibility not in Table.Visibility.values:
+        raise GameError("bad_visibility", "Visibility is `public` or `private`.")
+    if move_seconds not in MOVE_SECONDS_CHOICES:
+        raise GameError("bad_time", f"Time per move is one of {', '.join(map(str, MOVE_SECONDS_CHOICES))} seconds.")
+    with transaction.atomic():
+        table = Table.objects.create(
+            host=host, visibility=visibility, move_seconds=move_seconds, rated=bool(rated),
+            expires_at=timezone.now() + timedelta(seconds=settings.TABLE_EXPIRY_SECONDS),
+        )
+        for index in range(4):
+            TableSeat.objects.create(table=table, index=index, user=host if index == 0 else None)
+        _on_commit_changed(table.pk)
+    return table
+
+
+def _locked(table_id: object) -> Table:
+    try:
+        pk = int(str(table_id))
+    except (TypeError, ValueError):
+        raise TableNotFound() from None
+    table = Table.objects.select_for_update().filter(pk=pk).first()
+    if table is None:
+        raise TableNotFound()
+    return table
+
+
+def is_member(table: Table, user: Any) -> bool:
+    return user.is_authenticated and table.seats.filter(user=user).exists()
+
+
+def can_see(table: Table, user: Any, code: str | None = None) -> bool:
+    return (
+        table.visibility == Table.Visibility.PUBLIC
+        or (code is not None and code == table.invite_code)
+        or is_member(table, user)
+    )
+
+
+def _open(table: Table) -> None:
+    if table.status != Table.Status.OPEN:
+        raise TableConflict("table_not_open", f"The table is {table.status}.")
+
+
+def join_table(user: Any, table_id: object, *, seat: int | None = None, code: str | None = None) -> Table:
+    """Take an empty seat (the given one, else the first); a private table needs its invitation code."""
+    with transaction.atomic():
+        table = _locked(table_id)
+        if not can_see(table, user, code):
+            raise TableNotFound()
+        _open(table)
+        if table.seats.filter(user=user).exists():
+            raise TableConflict("already_seated", "You already sit at this table.")
+        seats = list(table.seats.select_for_update().order_by("index"))
+        if seat is not None:
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
+                raise GameError("bad_seat", "A seat is 0, 1, 2 or 3.")
+            target = seats[seat]
+            if not target.is_empty:
+                raise TableConflict("seat_taken", "That seat is taken.")
+        else:
+            target = next((s for s in seats if s.is_empty), None)
+            if target is None:
+                raise TableConflict("table_full", "The table is full.")
+        target.user, target.bot = user, ""
+        target.save(update_fields=["user", "bot"])
+        _on_commit_changed(table.pk)
+    return table
+
+
+def leave_table(user: Any, table_id: object) -> Table:
+    """Leave before the start; the seat is free again. A host who leaves passes the table on (or closes it)."""
+    with transaction.atomic():
+        table = _locked(table_id)
+        mine = table.seats.filter(user=user).first()
+        if mine is None:
+            raise TableNotFound() if not can_see(table, user) else GameError("not_seated", "You do not sit here.")
+        _open(table)
+        mine.user = None
+        mine.save(update_fields=["user"])
+        if table.host_id == user.pk:
+            heir = table.seats.filter(user__isnull=False).order_by("index").first()
+            if heir is None:
+                table.status = Table.Status.CLOSED
+                table.save(update_fields=["status"])
+            else:
+                table.host_id = heir.user_id
+                table.save(update_fields=["host"])
+        _on_commit_changed(table.pk)
+    return table
+
+
+def _host_only(table: Table, user: Any) -> None:
+    if not is_member(table, user) and not can_see(table, user):
+        raise TableNotFound()
+    if table.host_id != user.pk:
+        raise NotHost()
+
+
+def fill_bots(user: Any, table_id: object, *, bot: str | None = None, seats: list[int] | None = None) -> Table:
+    """The host puts bots of one level in the empty seats (or only in ``seats``)."""
+    from .services import check_bot_level
+
+    level = check_bot_level(bot)
+    with transaction.atomic():
+        table = _locked(table_id)
+        _host_only(table, user)
+        _open(table)
+        qs = table.seats.select_for_update().filter(user__isnull=True, bot="")
+        if seats is not None:
+            if not isinstance(seats, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in seats):
+                raise GameError("bad_seat", "`seats` is a list of seat numbers.")
+            qs = qs.filter(index__in=seats)
+        qs.update(bot=level)
+        _on_commit_changed(table.pk)
+    return table
+
+
+def clear_seat(user: Any, table_id: object, index: int) -> Table:
+    """The host removes a bot from a seat before the start."""
+    with transaction.atomic():
+        table = _locked(table_id)
+        _host_only(table, user)
+        _open(table)
+        table.seats.filter(index=index, user__isnull=True).update(bot="")
+        _on_commit_changed(table.pk)
+    return table
+
+
+def start_table(user: Any, table_id: object) -> Match:
+    """The host starts the match once all four seats are taken; the table then points to it."""
+    from .services import SeatSpec, create_match
+
+    with transaction.atomic():
+        table = _locked(table_id)
+        _host_only(table, user)
+        _open(table)
+        seats = list(table.seats.select_related("user").order_by("index"))
+        if any(s.is_empty for s in seats):
+            raise TableConflict("seats_empty", "Fill every seat (people or bots) before starting.")
+        specs = [SeatSpec(user=s.user) if s.user_id else SeatSpec(bot=s.bot) for s in seats]
+        match = create_match(seats=specs, created_by=user, move_seconds=table.move_seconds, rated=table.rated)
+        table.status = Table.Status.STARTED
+        table.match = match
+        table.save(update_fields=["status", "match"])
+        _on_commit_changed(table.pk)
+    return match
+
+
+def expire_tables(now: Any = None) -> int:
+    """Open public tables nobody started in time expire (beat's sweep)."""
+    now = now or timezone.now()
+    ids = list(Table.objects.filter(status=Table.Status.OPEN, visibility=Table.Visibility.PUBLIC,
+                                    expires_at__lte=now).values_list("pk", flat=True))
+    if ids:
+        Table.objects.filter(pk__in=ids, status=Table.Status.OPEN).update(status=Table.Status.EXPIRED)
+        for pk in ids:
+            _on_commit_changed(pk)
+    return len(ids)
+
+
+# --- reads ----------------------------------------------------------------------------------------
+
+def visible_table(user: Any, table_id: object, code: str | None = None) -> Table:
+    try:
+        pk = int(str(table_id))
+    except (TypeError, ValueError):
+        raise TableNotFound() from None
+    table = Table.objects.filter(pk=pk).first()
+    if table is None or not can_see(table, user, code):
+        raise TableNotFound()
+    return table
+
+
+def table_by_code(code: str) -> Table:
+    table = Table.objects.filter(invite_code=code).first()
+    if table is None:
+        raise TableNotFound()
+    return table
+
+
+def lobby_tables(user: Any) -> QuerySet[Table]:
+    """Open public tables, and open tables the user sits at (private ones included)."""
+    return (
+        Table.objects.filter(status=Table.Status.OPEN)
+        .filter(Q(visibility=Table.Visibility.PUBLIC) | Q(seats__user=user))
+        .distinct()
+        .order_by("-created_at", "-id")
+    )
+
+
+def table_json(table: Table, user: Any, code: str | None = None) -> dict[str, Any]:
+    member = is_member(table, user)
+    seats = []
+    for s in table.seats.select_related("user").order_by("index"):
+        kind = "human" if s.user_id else ("bot" if s.bot else "empty")
+        seats.append({"seat": s.index, "kind": kind, "name": s.user.get_username() if s.user_id else None,
+                      "bot": s.bot or None, "you": bool(user.is_authenticated and s.user_id == user.pk)})
+    insider = member or (code is not None and code == table.invite_code)
+    return {
+        "id": table.pk,
+        "host": table.host.get_username(),
+        "you_host": table.host_id == getattr(user, "pk", None),
+        "visibility": table.visibility,
+        "move_seconds": table.move_seconds,
+        "rated": table.rated,
+        "status": table.status,
+        "seats": seats,
+        "member": member,
+        "invite_code": table.invite_code if insider else None,
+        "match_id": table.match_id if member else None,
+        "created_at": table.created_at.isoformat(),
+        "expires_at": table.expires_at.isoformat() if table.expires_at else None,
+    }
