@@ -297,3 +297,14 @@ def test_schema_and_docs_are_served(api: APIClient) -> None:
     text = r.content.decode()
     assert "/api/matches/{match_id}/actions/" in text
     assert APIClient().get("/api/docs/").status_code == 200
+
+
+def test_openapi_document_validates_without_warnings(tmp_path: Any) -> None:
+    from django.core.management import call_command
+
+    out = tmp_path / "schema.yml"
+    call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(out))
+    text = out.read_text()
+    for path in ("/api/auth/signup/", "/api/auth/token/", "/api/auth/logout/", "/api/me/", "/api/matches/",
+                 "/api/matches/{match_id}/", "/api/matches/{match_id}/actions/", "/api/matches/{match_id}/replay/"):
+        assert f"{path}:" in text, path
