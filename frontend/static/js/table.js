@@ -97,8 +97,8 @@ function renderPlates(v) {
     const made = bid != null && won >= bid;
     plate.innerHTML =
       `<div class="plate-top">` +
+      `<span class="avatar av-${s}" aria-hidden="true"></span><span class="pname"></span>${botBadge}` +
       (isDealer ? `<span class="dealer-chip" title="${_("Dealer")}" aria-label="${_("Dealer")}">${_("D")}</span>` : "") +
-      `<span class="pname"></span>${botBadge}` +
       `</div>` +
       `<div class="plate-stats">` +
       `<span class="tricks ${made ? "made" : ""}" title="${_("Tricks won / bid")}">` +
@@ -107,6 +107,7 @@ function renderPlates(v) {
       (isTurn ? `<span class="turn-marker" aria-hidden="true">▶</span>` : "") +
       `</div>`;
     plate.querySelector(".pname").textContent = name;
+    plate.querySelector(".avatar").textContent = (info.name || "?").replace(/^Bot\s+/i, "").slice(0, 1).toUpperCase();
     const parts = [info.name];
     if (info.kind === "bot") parts.push(_("Bot"));
     if (isDealer) parts.push(_("Dealer"));
