@@ -168,14 +168,18 @@ def _after_commit(match: Match, state: engine.MatchState) -> None:
     transaction.on_commit(run, robust=True)
 
 
-def notify(match_id: int, seq: int) -> None:
-    """Group message with ids and seq only; each consumer fetches its own seat's view."""
+def notify(match_id: int, seq: int, event: str = "match.updated") -> None:
+    """Group message with ids and seq only; each consumer fetches its own seat's view.
+
+    ``match.updated``: a new action made ``seq``. ``match.changed``: same ``seq``, but something
+    else in the views changed (a seat handed to a bot), so consumers resend.
+    """
     layer = get_channel_layer()
     if layer is None:
         return
     try:
         async_to_sync(layer.group_send)(
-            group_name(match_id), {"type": "match.updated", "match_id": match_id, "seq": seq}
+            group_name(match_id), {"type": event, "match_id": match_id, "seq": seq}
         )
     except Exception:  # a lost notification is recovered by clients refetching; never fail a write
         log.exception("could not notify match %s seq %s", match_id, seq)
@@ -265,16 +269,16 @@ def hand_seats_to_bots(user: AbstractBaseUser, *, bot: str | None = None) -> lis
             seat.bot = level
             seat.save(update_fields=["autopilot", "bot"])
             touched.append(match.pk)
-            if match.turn == seat.index:
-                match_id, seq = match.pk, match.seq
 
-                def kick(match_id: int = match_id, seq: int = seq) -> None:
-                    from .tasks import enqueue_bot_move
+            def kick(match_id: int = match.pk, seq: int = match.seq, bot_to_act: bool = match.turn == seat.index
+                     ) -> None:
+                from .tasks import enqueue_bot_move
 
-                    notify(match_id, seq)
+                notify(match_id, seq, event="match.changed")  # the seats changed, not the log
+                if bot_to_act:
                     enqueue_bot_move(match_id, seq)
 
-                transaction.on_commit(kick, robust=True)
+            transaction.on_commit(kick, robust=True)
     return touched
 
 

@@ -15,6 +15,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from games import selectors
 from games.errors import MatchNotFound
+from games.notifications import presence_join, presence_leave
 from games.services import group_name
 
 CLOSE_UNAUTHENTICATED = 4401
@@ -43,11 +44,14 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         self.group = group_name(self.match_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        # presence: while this page is open the user gets no email about this match
+        await database_sync_to_async(presence_join)(user.pk, self.match_id, self.channel_name)
         await self.send_view()
 
     async def disconnect(self, code: int) -> None:
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
+            await database_sync_to_async(presence_leave)(self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
         """Malformed frames get an error message, never a crashed consumer."""
@@ -70,6 +74,9 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         if isinstance(seq, int) and seq > self.last_seq:
             await self.send_view(at_seq=seq)
 
+    async def match_changed(self, event: dict[str, Any]) -> None:
+        await self.send_view(force=True)
+
     async def send_view(self, force: bool = False, at_seq: int | None = None) -> None:
         """Send the view as of ``at_seq`` (so each action gets its own view), else the latest."""
         view = await database_sync_to_async(self._view)(at_seq)
@@ -81,10 +88,13 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self.send_json({"type": "match", "match": view})
 
     def _view(self, at_seq: int | None) -> dict[str, Any] | None:
+        """None when the match is gone or the user is no longer allowed (deactivated): close then."""
+        from django.contrib.auth import get_user_model
+
         from games.models import Match
 
         match = Match.objects.filter(pk=self.match_id).first()
-        if match is None:
+        if match is None or not get_user_model().objects.filter(pk=self.scope["user"].pk, is_active=True).exists():
             return None
         if at_seq is not None and at_seq < match.seq:
             return selectors.match_view(match, self.seat, selectors.match_state(match, upto=at_seq))

@@ -159,3 +159,16 @@ async def test_group_messages_carry_ids_and_seq_only(make_user: Any) -> None:
         user=users[match.turn], match_id=match.pk, payload={"seq": 0, "bid": view["legal"][0]})
     message = await layer.receive(channel)
     assert message == {"type": "match.updated", "match_id": match.pk, "seq": 1}
+
+
+async def test_a_deactivated_users_socket_is_closed(make_user: Any) -> None:
+    users = [await database_sync_to_async(make_user)() for _ in range(4)]
+    match = await database_sync_to_async(services.create_match)(seats=[SeatSpec(user=u) for u in users])
+    comm = await connect(match.pk, token=await database_sync_to_async(token_for)(users[1]))
+    await expect_view(comm)
+    await database_sync_to_async(services.deactivate_user)(users[1])
+    # The next update (the bot now playing their seat, or anyone's move) closes the socket instead.
+    out = await comm.receive_output(timeout=5)
+    while out["type"] == "websocket.send":
+        out = await comm.receive_output(timeout=5)
+    assert out == {"type": "websocket.close", "code": 4404}
