@@ -521,7 +521,8 @@ function showReason(btn, text, quiet = false) {
   if (btn) {
     const r = btn.getBoundingClientRect();
     const area = $(".hand-area").getBoundingClientRect();
-    const x = Math.min(Math.max(r.left + r.width / 2 - area.left, 120), area.width - 120);
+    const half = Math.min(bub.offsetWidth, area.width) / 2 + 4;
+    const x = Math.min(Math.max(r.left + r.width / 2 - area.left, half), area.width - half);
     bub.style.left = `${x}px`;
     if (!quiet) {
       btn.classList.remove("shake");
