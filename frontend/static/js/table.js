@@ -41,6 +41,10 @@ function seatInfo(v, s) {
   return { name, kind, bot: info.bot || info.bot_level || info.level || null, autopilot: !!info.autopilot };
 }
 
+function winsTrickText(s) {
+  return s === state.view.seat ? _("You win the trick") : fmt(_("%(name)s wins the trick"), { name: playerName(s) });
+}
+
 function playerName(s) {
   const v = state.view;
   if (s === v.seat) return _("You");
@@ -160,7 +164,7 @@ function renderTrick(v) {
   if (done && trick && trick.winner != null) {
     note.textContent = review
       ? fmt(_("Last trick: won by %(name)s"), { name: playerName(trick.winner) })
-      : fmt(_("%(name)s wins the trick"), { name: playerName(trick.winner) });
+      : winsTrickText(trick.winner);
   } else {
     note.textContent = "";
   }
@@ -267,7 +271,7 @@ function renderStatus(v) {
   const t = $(".status-text");
   let msg;
   if (state.hold && Date.now() < state.hold.until && state.hold.trick.winner != null && v.turn !== v.seat) {
-    msg = fmt(_("%(name)s wins the trick"), { name: playerName(state.hold.trick.winner) });
+    msg = winsTrickText(state.hold.trick.winner);
   } else if (v.phase === "finished") {
     msg = _("The match is over.") + " " + winnersText(v);
   } else if (v.phase === "bidding") {
