@@ -150,12 +150,12 @@ def resign(user: Any, match_id: int) -> Match:
             match_id, seq = match.pk, match.seq
 
             def kick() -> None:
-                notify(match_id, seq)
+                notify(match_id, seq, event="match.changed")  # the seat changed, not the log
                 enqueue_bot_move(match_id, seq)
 
             transaction.on_commit(kick, robust=True)
         else:
-            transaction.on_commit(lambda: notify(match.pk, match.seq), robust=True)
+            transaction.on_commit(lambda: notify(match.pk, match.seq, event="match.changed"), robust=True)
     return match
 
 
@@ -172,7 +172,7 @@ def abort_match(match: Match) -> bool:
         locked.save(update_fields=["status", "deadline", "remind_at", "finished_at", "updated_at"])
     from .services import notify
 
-    transaction.on_commit(lambda: notify(locked.pk, locked.seq), robust=True)
+    transaction.on_commit(lambda: notify(locked.pk, locked.seq, event="match.changed"), robust=True)
     return True
 
 

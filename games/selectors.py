@@ -74,14 +74,31 @@ def match_view(match: Match, seat: int, state: engine.MatchState | None = None) 
         {
             "id": match.pk,
             "seq": state.version,
-            "status": Match.Status.FINISHED if state.is_finished else Match.Status.ACTIVE,
+            "status": match.status if match.status == Match.Status.ABORTED
+            else Match.Status.FINISHED if state.is_finished else Match.Status.ACTIVE,
             "your_turn": state.turn == seat,
             "seats": seats_json(match, seat),
             "created_at": match.created_at.isoformat() if match.created_at else None,
             "finished_at": match.finished_at.isoformat() if match.finished_at and state.is_finished else None,
+            **timing_json(match),
         }
     )
     return data
+
+
+def timing_json(match: Match) -> dict[str, Any]:
+    """Correspondence fields: time per move, the current turn's deadline and seconds left, rated."""
+    left = None
+    if match.deadline is not None and match.status == Match.Status.ACTIVE:
+        from django.utils import timezone
+
+        left = max(0, int((match.deadline - timezone.now()).total_seconds()))
+    return {
+        "move_seconds": match.move_seconds,
+        "deadline": match.deadline.isoformat() if match.deadline and match.status == Match.Status.ACTIVE else None,
+        "seconds_left": left,
+        "rated": match.rated,
+    }
 
 
 def matches_for_user(user: AbstractBaseUser) -> QuerySet[Match]:
@@ -102,7 +119,7 @@ def matches_for_user(user: AbstractBaseUser) -> QuerySet[Match]:
                 output_field=BooleanField(),
             ),
         )
-        .order_by("-awaiting_me", "-is_active", "-updated_at", "-id")
+        .order_by("-awaiting_me", F("deadline").asc(nulls_last=True), "-is_active", "-updated_at", "-id")
         .distinct()
     )
 
@@ -121,6 +138,7 @@ def match_summary(match: Match) -> dict[str, Any]:
         "seats": seats_json(match, my_seat),
         "created_at": match.created_at.isoformat(),
         "finished_at": match.finished_at.isoformat() if match.finished_at else None,
+        **timing_json(match),
     }
 
 
