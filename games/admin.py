@@ -12,6 +12,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from . import services
+from .admin_social import abort_matches, send_password_reset
 from .models import Action, Match, Seat
 
 User = get_user_model()
@@ -38,7 +39,7 @@ class UserAdmin(BaseUserAdmin):
     list_display = ("username", "email", "is_active", "is_staff", "date_joined", "last_login")
     list_filter = ("is_active", "is_staff", "is_superuser", "date_joined")
     search_fields = ("username", "email", "first_name", "last_name")
-    actions = [deactivate_users]
+    actions = [deactivate_users, send_password_reset]
 
 
 class SeatInline(admin.TabularInline):
@@ -71,12 +72,13 @@ class ActionInline(admin.TabularInline):
 
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
-    list_display = ("id", "status", "seq", "turn", "players", "created_at", "finished_at")
-    list_filter = ("status", "created_at")
+    list_display = ("id", "status", "seq", "turn", "players", "rated", "deadline", "created_at", "finished_at")
+    list_filter = ("status", "rated", "created_at")
+    actions = [abort_matches]
     search_fields = ("id", "seats__user__username", "seed_commitment")
     readonly_fields = (
         "status", "seq", "turn", "seed_commitment", "seed", "bot_seed", "created_by", "created_at",
-        "updated_at", "finished_at",
+        "updated_at", "finished_at", "move_seconds", "deadline", "remind_at", "rated", "rated_at",
     )
     inlines = [SeatInline, ActionInline]
 

@@ -1,7 +1,7 @@
 """URL patterns for the browser pages, included at '' by the root urls."""
 
 from django.contrib.auth import views as auth_views
-from django.urls import path
+from django.urls import include, path
 
 from . import pages
 
@@ -18,4 +18,5 @@ urlpatterns = [
         name="login",
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(next_page="home"), name="logout"),
+    path("", include("games.page_urls_social")),  # lobby, tables, leaderboard, profiles, settings
 ]

@@ -1,0 +1,121 @@
+// A table before its match: seats, join / leave, the host fills bots and starts; live over /ws/me/.
+import { api } from "./api.js";
+import { strings, fill, perMove, onUserMessage } from "./social_common.js";
+
+const t = strings();
+const root = document.getElementById("table-room");
+const tableId = root.dataset.tableId;
+const code = root.dataset.code || "";
+const url = `/api/tables/${tableId}/` + (code ? `?code=${encodeURIComponent(code)}` : "");
+
+function button(label, testid, onClick, cls = "btn btn-small") {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = cls;
+  b.textContent = label;
+  b.dataset.testid = testid;
+  b.addEventListener("click", async () => {
+    b.disabled = true;
+    try {
+      await onClick();
+    } catch (e) {
+      showError(e.message);
+    } finally {
+      b.disabled = false;
+    }
+  });
+  return b;
+}
+
+function showError(message) {
+  let p = root.querySelector(".form-error");
+  if (!p) {
+    p = document.createElement("p");
+    p.className = "form-error";
+    p.setAttribute("role", "alert");
+    root.appendChild(p);
+  }
+  p.textContent = message;
+}
+
+const post = (path, body) => api(`/api/tables/${tableId}/${path}`, { method: "POST", body: body || {} });
+
+function render(table) {
+  if (table.match_id) {
+    location.href = `/play/${table.match_id}/`;
+    return;
+  }
+  root.innerHTML = "";
+  const head = document.createElement("p");
+  head.className = "table-title";
+  head.textContent = [table.visibility === "public" ? t.public : t.private, table.rated ? t.rated : t.casual,
+    perMove(t, table.move_seconds)].join(" · ");
+  root.appendChild(head);
+  if (table.status !== "open") {
+    const p = document.createElement("p");
+    p.className = "empty";
+    p.textContent = t.not_open;
+    root.appendChild(p);
+    return;
+  }
+  const seated = table.seats.some((s) => s.you);
+  const ul = document.createElement("ul");
+  ul.className = "seat-list";
+  for (const s of table.seats) {
+    const li = document.createElement("li");
+    li.className = `seat-slot ${s.kind}`;
+    li.dataset.testid = `seat-${s.seat}`;
+    const name = document.createElement("span");
+    name.textContent = s.kind === "human" ? s.name + (s.you ? ` (${t.you})` : "") + (s.name === table.host ? ` · ${t.host}` : "")
+      : s.kind === "bot" ? fill(t.bot, { level: s.bot }) : t.open_seat;
+    li.appendChild(name);
+    if (s.kind === "empty" && !seated) {
+      li.appendChild(button(t.sit_here, `sit-${s.seat}`, async () => render(await post("join/", { seat: s.seat, code }))));
+    }
+    if (s.kind === "bot" && table.you_host) {
+      li.appendChild(button(t.remove_bot, `unbot-${s.seat}`, async () => render(await post(`seats/${s.seat}/clear/`)), "linklike"));
+    }
+    ul.appendChild(li);
+  }
+  root.appendChild(ul);
+  const actions = document.createElement("div");
+  actions.className = "room-actions";
+  if (seated) actions.appendChild(button(t.leave, "leave", async () => { await post("leave/"); location.href = "/lobby/"; }, "btn btn-small btn-ghost"));
+  if (table.you_host) {
+    const tools = document.getElementById("room-tools").content.cloneNode(true);
+    const select = tools.querySelector("select");
+    actions.appendChild(tools);
+    if (table.seats.some((s) => s.kind === "empty")) {
+      actions.appendChild(button(t.fill_bots, "fill-bots", async () => render(await post("bots/", { bot: select.value }))));
+    } else {
+      actions.appendChild(button(t.start, "start", async () => render(await post("start/"))));
+    }
+  }
+  root.appendChild(actions);
+  if (table.invite_code) {
+    const link = `${location.origin}/invite/${table.invite_code}/`;
+    const box = document.createElement("p");
+    box.className = "invite-box";
+    box.innerHTML = "<span></span> <input readonly> ";
+    box.firstChild.textContent = t.invite;
+    box.querySelector("input").value = link;
+    box.appendChild(button(t.copy, "copy-invite", async () => {
+      await navigator.clipboard?.writeText(link);
+      box.lastChild.textContent = t.copied;
+    }, "chip-btn"));
+    root.appendChild(box);
+  }
+}
+
+async function load() {
+  try {
+    render(await api(url));
+  } catch (e) {
+    showError(e.message);
+  }
+}
+
+onUserMessage((msg) => {
+  if (msg.type === "lobby" && String(msg.table_id) === String(tableId)) load();
+});
+load();
