@@ -144,8 +144,9 @@ def after_action(match_id: int, seq: int) -> None:
     if seat is None or seat.user_id is None or seat.played_by_bot:
         return
     notice(seat.user_id, match_id, seq, Notice.Kind.YOUR_TURN)
-    if not settings.CELERY_TASK_ALWAYS_EAGER:
-        # Timers for short (live) turns; beat's sweep is the net for everything else.
+    if not settings.CELERY_TASK_ALWAYS_EAGER and (match.move_seconds or 0) <= 3600:
+        # Timers for short (live) turns only: beat's sweep handles the rest, and a broker may redeliver
+        # a far-future ETA task many times (harmless, as the tasks check seq and the deadline, but wasteful).
         from .tasks import expire_turn, remind_turn
 
         expire_turn.apply_async((match_id, seq), eta=match.deadline)
