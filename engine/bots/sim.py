@@ -211,14 +211,24 @@ def deal_score(bid: int, won: int) -> int:
     return bid * 10 + (won - bid) if won >= bid else -bid * 10
 
 
-def utility(me: int, bids: Sequence[int], won: Sequence[int], totals: Sequence[int], last_deal: bool) -> float:
-    """What a finished simulated deal is worth to ``me``: the margin over the field's mean (tenths);
-    in the last deal mostly the share of the match win, and when losing, a reward that grows
-    steeply as the gap to the leader closes (so a player far behind prefers the gamble)."""
+def utility(
+    me: int, bids: Sequence[int], won: Sequence[int], totals: Sequence[int], last_deal: bool, deal_number: int = 1
+) -> float:
+    """What a finished simulated deal is worth to ``me`` (tenths).
+
+    Before the last deal: the deal's score minus a weighted mean of the opponents' scores, each
+    weighted by how much of a rival it is in the standings (the leaders count more as the match
+    goes on; in the first deal it is the plain margin over the field).  In the last deal mostly the
+    share of the match win, and when losing, a reward that grows steeply as the gap to the leader
+    closes (so a player far behind prefers the gamble).
+    """
     scores = [deal_score(bids[s], won[s]) for s in range(4)]
     margin = scores[me] - (sum(scores) - scores[me]) / 3
     if not last_deal:
-        return float(margin)
+        scale = 30.0 * math.sqrt(6 - deal_number)
+        weights = [math.exp((totals[q] - totals[me]) / scale) if q != me else 0.0 for q in range(4)]
+        norm = sum(weights)
+        return scores[me] - sum(weights[q] * scores[q] for q in range(4)) / norm
     finals = [totals[s] + scores[s] for s in range(4)]
     top = max(finals)
     if finals[me] == top:

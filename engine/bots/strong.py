@@ -99,7 +99,7 @@ def evaluate_cards(
                 lead, trick, won = _finish_trick(h, lead, trick, won)
                 f = False
             result = policy_playout(h, lead, trick, won, bids, f)
-            values[c] += weight * utility(me, bids, result, totals, last)
+            values[c] += weight * utility(me, bids, result, totals, last, view.deal_number)
     if total_w > 0:
         for c in values:
             values[c] /= total_w
@@ -163,7 +163,7 @@ def bid_values(
                 top = max(seats, key=lambda s: won[s])
                 won[top] -= 1
                 won[me] += 1
-            values[b] += weight * utility(me, bids, won, view.totals, last)
+            values[b] += weight * utility(me, bids, won, view.totals, last, view.deal_number)
     if total_w > 0:
         for b in values:
             values[b] /= total_w
