@@ -65,6 +65,9 @@ def _strings() -> dict[str, str]:
         "handed_over": _("A bot now plays your seat in match #%(id)s"),
         "play": _("Play"),
         "dismiss": _("Dismiss"),
+        "resign": _("Resign"),
+        "due": _("Turn ends %(when)s"),
+        "resign_confirm": _("Resign? A bot plays your seat for the rest of the match."),
     }
 
 

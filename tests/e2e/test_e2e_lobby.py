@@ -67,6 +67,18 @@ def test_private_table_by_invitation(browser: Any, site_url: str, artifacts: Any
         host.wait_for_url(f"{base}/play/*/")
         guest.wait_for_url(f"{base}/play/*/")  # the guest follows when the table starts
         assert host.url == guest.url
+        # a timed match: both see Resign; whoever is to move sees the clock, and "My matches" shows time left
+        for p in (host, guest):
+            p.get_by_test_id("resign").wait_for()
+        host.wait_for_function("document.querySelector('[data-testid=deadline]') !== null")
+        on_turn = host if host.locator("[data-testid=deadline].mine").count() else guest
+        assert on_turn.get_by_test_id("deadline").inner_text() == "Turn ends in 2 days"
+        on_turn.screenshot(path=str(artifacts / "correspondence-table.png"))
+        match_url = on_turn.url
+        on_turn.goto(f"{base}/matches/")
+        on_turn.get_by_test_id("time-left").wait_for()
+        assert on_turn.get_by_test_id("time-left").inner_text() == "Turn ends in 2 days"
+        on_turn.goto(match_url)
 
         for path, shot in (("/leaderboard/", "leaderboard.png"), (f"/players/{hname}/", "profile.png"),
                            ("/settings/", "settings.png")):

@@ -1,6 +1,7 @@
 // "My matches": awaiting my move first, then running, then finished.
 import { api } from "./api.js";
 import { _, fmt } from "./i18n.js";
+import { strings, fill } from "./social_common.js";
 
 const root = document.getElementById("match-groups");
 
@@ -16,6 +17,17 @@ function row(m) {
     `<span class="meta"><span class="when"></span> <span class="tag ${tag[0]}">${tag[1]}</span></span>`;
   a.querySelector(".opp").textContent = fmt(_("vs %(names)s"), { names: opp });
   a.querySelector(".when").textContent = isNaN(when) ? "" : when.toLocaleString();
+  if (m.your_turn && m.seconds_left != null) {
+    // correspondence: the time left for my move (Intl words it in the page's language)
+    const rtf = new Intl.RelativeTimeFormat(document.documentElement.lang || "en", { numeric: "auto" });
+    const s = m.seconds_left;
+    const [n, unit] = s >= 86400 ? [s / 86400, "day"] : s >= 3600 ? [s / 3600, "hour"] : [s / 60, "minute"];
+    const left = document.createElement("span");
+    left.className = "tag time-left";
+    left.dataset.testid = "time-left";
+    left.textContent = fill(strings().due || "%(when)s", { when: rtf.format(Math.max(0, Math.round(n)), unit) });
+    a.querySelector(".meta").prepend(left);
+  }
   li.appendChild(a);
   if (finished) {
     const t = document.createElement("a");
