@@ -41,7 +41,7 @@ async def connect(match_id: int, *, token: str | None = None, cookie: str | None
 
 
 async def expect_view(comm: WebsocketCommunicator) -> dict[str, Any]:
-    msg = await comm.receive_json_from(timeout=5)
+    msg = await comm.receive_json_from(timeout=10)
     assert msg["type"] == "match"
     return msg["match"]
 
