@@ -191,7 +191,9 @@ def sweep() -> dict[str, int]:
     for match_id, seq in due:
         run_task(remind_task, match_id, seq)
     from .lobby import expire_tables
+    from .notifications import forget_stale_presence
 
     tables = expire_tables(now)
+    forget_stale_presence()
     return {"expired": len(expired), "reminded": len(due), "tables": tables}
 

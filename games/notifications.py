@@ -8,6 +8,7 @@ address, or has the match page open (a ``Presence`` row per open match socket).
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -54,8 +55,18 @@ def wants_email(user_id: int) -> bool:
     return profile is None or profile.email_notifications
 
 
+# A socket open longer than this no longer counts as "on the page": a web process that died without
+# closing its sockets must not silence someone's email for ever (the sweep deletes such rows).
+PRESENCE_MAX_AGE = timedelta(hours=6)
+
+
 def on_match_page(user_id: int, match_id: int) -> bool:
-    return Presence.objects.filter(user_id=user_id, match_id=match_id).exists()
+    since = timezone.now() - PRESENCE_MAX_AGE
+    return Presence.objects.filter(user_id=user_id, match_id=match_id, connected_at__gte=since).exists()
+
+
+def forget_stale_presence() -> int:
+    return Presence.objects.filter(connected_at__lt=timezone.now() - PRESENCE_MAX_AGE).delete()[0]
 
 
 def notice(user_id: int, match_id: int, seq: int, kind: str) -> Notice | None:

@@ -94,3 +94,16 @@ def test_bot_matches_have_no_deadline(make_user: Any) -> None:
     assert match.deadline is None and match.move_seconds is None and not match.rated
     view = client_for(match.seats.get(index=0).user).get(f"/api/matches/{match.pk}/").json()
     assert view["deadline"] is None and view["seconds_left"] is None
+
+
+def test_stale_presence_stops_silencing_email(make_user: Any) -> None:
+    from games import notifications
+    from games.models import Presence
+
+    match, a, b = two_people(make_user)
+    notifications.presence_join(a.pk, match.pk, "specific.channel!1")
+    assert notifications.on_match_page(a.pk, match.pk)
+    with time_machine.travel(timezone.now() + timedelta(hours=7), tick=False):
+        assert not notifications.on_match_page(a.pk, match.pk)
+        sweep_deadlines.delay()
+        assert not Presence.objects.exists()
