@@ -39,10 +39,22 @@ class NotHost(GameError):
         super().__init__("not_host", "Only the host may do that.")
 
 
-def _on_commit_changed(table_id: int) -> None:
+def _on_commit_changed(table_id: int, extra_user_ids: tuple[int, ...] = ()) -> None:
+    """Tell listeners once committed: everyone for a public table; a private one only its members
+    (and ``extra_user_ids``, e.g. someone who just left), so its existence is not broadcast."""
     from .notifications import lobby_changed
 
-    transaction.on_commit(lambda: lobby_changed(table_id), robust=True)
+    def send() -> None:
+        table = Table.objects.filter(pk=table_id).first()
+        if table is None:
+            return
+        if table.visibility == Table.Visibility.PUBLIC:
+            lobby_changed(table_id)
+        else:
+            members = set(table.seats.filter(user__isnull=False).values_list("user_id", flat=True))
+            lobby_changed(table_id, user_ids=sorted(members | set(extra_user_ids)))
+
+    transaction.on_commit(send, robust=True)
 
 
 def create_table(host: Any, *, visibility: str = Table.Visibility.PUBLIC, move_seconds: int = DAY,
@@ -127,6 +139,7 @@ def leave_table(user: Any, table_id: object) -> Table:
         _open(table)
         mine.user = None
         mine.save(update_fields=["user"])
+        left = (user.pk,)
         if table.host_id == user.pk:
             heir = table.seats.filter(user__isnull=False).order_by("index").first()
             if heir is None:
@@ -135,7 +148,7 @@ def leave_table(user: Any, table_id: object) -> Table:
             else:
                 table.host_id = heir.user_id
                 table.save(update_fields=["host"])
-        _on_commit_changed(table.pk)
+        _on_commit_changed(table.pk, left)
     return table
 
 

@@ -46,8 +46,13 @@ def send_to_user(user_id: int, payload: dict[str, Any]) -> None:
     _group_send(user_group(user_id), {"type": "user.notice", "payload": payload})
 
 
-def lobby_changed(table_id: int) -> None:
-    _group_send(LOBBY_GROUP, {"type": "lobby.updated", "table_id": table_id})
+def lobby_changed(table_id: int, user_ids: list[int] | None = None) -> None:
+    """A table changed: to the lobby group (public tables) or to the given users' groups (private)."""
+    message = {"type": "lobby.updated", "table_id": table_id}
+    if user_ids is None:
+        _group_send(LOBBY_GROUP, message)
+    for user_id in user_ids or ():
+        _group_send(user_group(user_id), message)
 
 
 def wants_email(user_id: int) -> bool:
