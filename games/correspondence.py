@@ -177,7 +177,8 @@ def abort_match(match: Match) -> bool:
 
 
 def sweep() -> dict[str, int]:
-    """Beat: play expired turns, send due reminders, expire unstarted public tables."""
+    """Beat: play expired turns, send due reminders, rate finished matches left unrated, expire
+    unstarted public tables."""
     from .tasks import expire_turn as expire_task
     from .tasks import remind_turn as remind_task
     from .tasks import run_task
@@ -190,10 +191,17 @@ def sweep() -> dict[str, int]:
     due = list(active.filter(remind_at__lte=now, deadline__gt=now).values_list("pk", "seq"))
     for match_id, seq in due:
         run_task(remind_task, match_id, seq)
+    # a rating task lost with a worker: rate_match is idempotent, so sending it again is safe
+    from .tasks import rate_match as rate_task
+
+    unrated = list(Match.objects.filter(status=Match.Status.FINISHED, rated=True, rated_at__isnull=True)
+                   .values_list("pk", flat=True)[:100])
+    for match_id in unrated:
+        run_task(rate_task, match_id)
     from .lobby import expire_tables
     from .notifications import forget_stale_presence
 
     tables = expire_tables(now)
     forget_stale_presence()
-    return {"expired": len(expired), "reminded": len(due), "tables": tables}
+    return {"expired": len(expired), "reminded": len(due), "rated": len(unrated), "tables": tables}
 

@@ -107,3 +107,19 @@ def test_stale_presence_stops_silencing_email(make_user: Any) -> None:
         assert not notifications.on_match_page(a.pk, match.pk)
         sweep_deadlines.delay()
         assert not Presence.objects.exists()
+
+
+def test_sweep_rates_a_finished_match_whose_rating_task_was_lost(make_user: Any) -> None:
+    from games.models import RatingChange
+
+    a = make_user("rae")
+    match = services.create_match(seats=[SeatSpec(user=a)] + [SeatSpec(bot="random")] * 3, rated=True)
+    api, rng = client_for(a), random.Random(8)
+    while (view := api.get(f"/api/matches/{match.pk}/").json())["status"] != "finished":
+        api.post(f"/api/matches/{match.pk}/actions/", choose(view, rng), format="json")
+    # as if the task had been lost with a worker
+    RatingChange.objects.filter(match=match).delete()
+    Match.objects.filter(pk=match.pk).update(rated_at=None)
+    assert sweep_deadlines.delay().get()["rated"] == 1
+    assert RatingChange.objects.filter(match=match).count() == 2
+    assert sweep_deadlines.delay().get()["rated"] == 0
