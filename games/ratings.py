@@ -48,7 +48,8 @@ def rate_match(match_id: int) -> bool:
         ranks = ranks_by_totals(state.totals)
         seats = list(match.seats.order_by("index"))
         ids = [_identity(seat).pk for seat in seats]
-        locked = {r.pk: r for r in Rating.objects.select_for_update().filter(pk__in=ids)}
+        # lock in one order (pk) so two matches sharing a bot identity cannot deadlock
+        locked = {r.pk: r for r in Rating.objects.select_for_update().filter(pk__in=ids).order_by("pk")}
         teams = [[MODEL.rating(mu=locked[i].mu, sigma=locked[i].sigma)] for i in ids]
         rated = MODEL.rate(teams, ranks=ranks)
         # A bot level may sit twice at one table: it gets the mean of its seats' results.

@@ -50,8 +50,8 @@ async function load() {
   }
   const groups = [
     [_("Awaiting your move"), list.filter((m) => m.your_turn)],
-    [_("Running"), list.filter((m) => !m.your_turn && m.status !== "finished")],
-    [_("Finished"), list.filter((m) => m.status === "finished")],
+    [_("Running"), list.filter((m) => !m.your_turn && m.status === "active")],
+    [_("Finished"), list.filter((m) => m.status !== "active")],  // finished or aborted
   ];
   root.innerHTML = "";
   if (!list.length) {
