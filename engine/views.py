@@ -48,7 +48,8 @@ class PlayerView:
 
     @property
     def first_trick(self) -> bool:
-        return self.phase == PLAYING and not self.tricks
+        """The deal's first trick is in progress, or still to come (true while bidding)."""
+        return self.phase != FINISHED and not self.tricks
 
     @property
     def trick_number(self) -> int:

@@ -43,6 +43,7 @@ def test_view_contents_for_the_seat_to_move() -> None:
     v = engine.player_view(s, 0).to_json()
     assert v["hand"] == ["QS", "TS", "6S", "4S", "QH", "9H", "JC", "3C", "KD", "TD", "7D", "6D", "2D"]
     assert v["legal"] == list(range(1, 14)) and v["locked"] == {}
+    assert v["first_trick"] is True  # the first trick is still to come
     assert v["turn"] == 0 and v["dealer"] == 3 and v["version"] == 0
     assert v["seed_commitment"] == engine.seed_commitment("example-seed")
     other = engine.player_view(s, 1).to_json()
