@@ -74,3 +74,22 @@ def user(make_user: Any) -> Any:
 @pytest.fixture
 def api(user: Any) -> APIClient:
     return client_for(user)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _end_stray_database_sessions(django_db_setup: Any, django_db_blocker: Any) -> Any:
+    """Before Django drops the PostgreSQL test database, end sessions other threads left open.
+
+    Channels runs ORM calls in worker threads whose connections outlive the tests; without this the
+    drop fails ("being accessed by other users") and every run leaves a database behind.
+    """
+    yield
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
