@@ -40,8 +40,12 @@ function showError(message) {
 
 const post = (path, body) => api(`/api/tables/${tableId}/${path}`, { method: "POST", body: body || {} });
 
+let leaving = false; // one navigation only: the start answer and the socket message may both say "started"
+
 function render(table) {
+  if (leaving) return;
   if (table.match_id) {
+    leaving = true;
     location.href = `/play/${table.match_id}/`;
     return;
   }
@@ -80,7 +84,7 @@ function render(table) {
   root.appendChild(ul);
   const actions = document.createElement("div");
   actions.className = "room-actions";
-  if (seated) actions.appendChild(button(t.leave, "leave", async () => { await post("leave/"); location.href = "/lobby/"; }, "btn btn-small btn-ghost"));
+  if (seated) actions.appendChild(button(t.leave, "leave", async () => { await post("leave/"); leaving = true; location.href = "/lobby/"; }, "btn btn-small btn-ghost"));
   if (table.you_host) {
     const tools = document.getElementById("room-tools").content.cloneNode(true);
     const select = tools.querySelector("select");
