@@ -27,6 +27,8 @@ from ..cards import ABOVE, FULL_DECK, SPADES_MASK, SUIT_MASKS
 from ..views import PlayerView
 
 NON_SPADES = FULL_DECK & ~SPADES_MASK
+#: Spread, in tricks, of a bid around a careful bidder's count (soft evidence, see bid_likelihood).
+BID_SIGMA = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,5 +138,5 @@ def bid_likelihood(dealt_hand: int, bid: int) -> float:
     """
     from .heuristic import estimate_tricks  # late import: heuristic imports this module
 
-    diff = bid - estimate_tricks(dealt_hand) * 0.9
-    return math.exp(-diff * diff / (2 * 1.5 * 1.5)) + 0.02
+    diff = bid + 0.4 - estimate_tricks(dealt_hand) * 0.88
+    return math.exp(-diff * diff / (2 * BID_SIGMA * BID_SIGMA)) + 0.02

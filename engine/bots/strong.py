@@ -31,7 +31,7 @@ from .sim import policy_playout, utility
 #: Default work per card decision: playouts shared among the legal cards.
 DEFAULT_PLAY_BUDGET = 240
 #: Default work per bid: playouts shared among the candidate bids.
-DEFAULT_BID_BUDGET = 600
+DEFAULT_BID_BUDGET = 1200
 #: The greedy playouts give every seat sight of all hands, so they defend better than people (or the
 #: heuristic) do and undercount a bidder's tricks by about a third of a trick; in that share of the
 #: bidding samples the bidder is credited one more trick (taken from the seat with the most).
