@@ -23,9 +23,9 @@ from ..cards import FULL_DECK, card_str, mask_cards
 from ..match import Action, Bid, Play
 from ..views import PlayerView
 from . import register
-from .heuristic import estimate_tricks, strength
+from .heuristic import HeuristicBot, estimate_tricks, strength
 from .inference import Knowledge, bid_likelihood, knowledge
-from .sampler import sample_hands, sample_worlds
+from .sampler import Infeasible, sample_hands, sample_worlds
 from .sim import policy_playout, utility
 
 #: Default work per card decision: playouts shared among the legal cards.
@@ -187,9 +187,14 @@ class StrongBot:
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         assert view.seat is not None
-        if view.legal_bids:
-            return Bid(view.seat, strong_bid(view, rng, self.bid_budget))
-        return Play(view.seat, card_str(strong_card(view, rng, self.play_budget)))
+        try:
+            if view.legal_bids:
+                return Bid(view.seat, strong_bid(view, rng, self.bid_budget))
+            return Play(view.seat, card_str(strong_card(view, rng, self.play_budget)))
+        except Infeasible:
+            # Cannot happen for a view of a real match (the readings are sound), but a bot must
+            # always answer: fall back on the heuristic.
+            return HeuristicBot().choose(view, rng)
 
 
 register("strong", StrongBot)

@@ -161,3 +161,19 @@ def test_strong_last_deal_bids_follow_the_standings() -> None:
         gambles += behind > level
     assert ahead_total < level_total
     assert gambles >= 1  # behind with a hand that can still catch up, it bids higher
+
+
+def test_strong_falls_back_on_the_heuristic_if_sampling_fails(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import engine.bots.strong as strong
+    from engine.bots.sampler import Infeasible
+
+    def fail(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise Infeasible("test")
+
+    monkeypatch.setattr(strong, "sample_worlds", fail)
+    monkeypatch.setattr(strong, "sample_hands", fail)
+    state = new_match("fallback")
+    for _ in range(8):
+        view = player_view(state, state.turn)
+        assert decide("strong", view, 1) == decide("heuristic", view, 1)
+        state = apply(state, decide("strong", view, 1))
