@@ -278,7 +278,7 @@ class HeuristicBot:
 
 
 class EasyBot(HeuristicBot):
-    name = "easy"
+    name = "heuristic-noisy"
     noise = 0.3
 
 
