@@ -12,6 +12,7 @@ import math
 from collections.abc import Sequence
 
 from ..cards import ABOVE, SPADES_MASK, SUIT_MASKS
+from ..rules import legal_mask
 
 NS = ((1 << 52) - 1) & ~SPADES_MASK
 _SIDE = (1, 2, 3)
@@ -51,40 +52,13 @@ def high_card(mask: int) -> int:
     return best
 
 
-def legal(hand: int, trick: Sequence[int], first: bool) -> int:
-    if not trick:
-        return hand & NS if first and hand & NS else hand
-    led = trick[0] // 13
-    best_led = -1
-    best_spade = -1
-    for c in trick:
-        if c < 13:
-            if c > best_spade:
-                best_spade = c
-        elif c // 13 == led and c > best_led:
-            best_led = c
-    if led == 0:
-        best_led = best_spade
-    same = hand & SUIT_MASKS[led]
-    if same:
-        if led != 0 and best_spade >= 0:
-            return same
-        return (same & ABOVE[best_led]) or same
-    spades = hand & SPADES_MASK
-    if not spades:
-        return hand
-    if best_spade < 0:
-        return spades
-    return (spades & ABOVE[best_spade]) or hand
-
-
 def policy_card(
     h: Sequence[int], seat: int, leader: int, trick: Sequence[int], won: Sequence[int], bids: Sequence[int],
     first: bool,
 ) -> int:
     """The greedy policy's card for ``seat`` in a fully known deal."""
     hand = h[seat]
-    lg = legal(hand, trick, first)
+    lg = legal_mask(hand, trick, first)
     if not lg & (lg - 1):
         return lg.bit_length() - 1
     left = hand.bit_count()

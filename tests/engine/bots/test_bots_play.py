@@ -7,12 +7,10 @@ import random
 from engine import apply, export_replay, new_match, player_view, verify_replay
 from engine.bots import BOT_NAMES, DEFAULT_BOT, LEVELS, decide, get_bot
 from engine.bots.heuristic import estimate_tricks, heuristic_bid
-from engine.bots.sim import legal as sim_legal
 from engine.bots.sim import policy_playout
 from engine.bots.strong import StrongBot
 from engine.cards import cards_to_mask
 from engine.match import MatchState
-from engine.rules import legal_mask
 from engine.views import PlayerView
 
 
@@ -87,7 +85,7 @@ def test_strong_is_deterministic_and_legal_with_a_small_budget() -> None:
         state = apply(state, a)  # raises if illegal
 
 
-def test_sim_rules_and_playouts_agree_with_the_engine() -> None:
+def test_sim_playouts_agree_with_the_engine() -> None:
     rng = random.Random(11)
     for m in range(30):
         state = new_match(f"simrules-{m}")
@@ -96,8 +94,6 @@ def test_sim_rules_and_playouts_agree_with_the_engine() -> None:
         for _ in range(rng.randrange(0, 40)):
             seat = state.turn
             assert seat is not None
-            assert sim_legal(state.hands[seat], state.trick, not state.tricks) == legal_mask(
-                state.hands[seat], state.trick, not state.tricks)
             state = apply(state, decide("random", player_view(state, seat), m))
         if state.deal_number != 1:
             continue
