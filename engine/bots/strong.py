@@ -21,6 +21,7 @@ import random
 
 from ..cards import FULL_DECK, card_str, mask_cards
 from ..match import Action, Bid, Play
+from ..rules import trick_winner_index
 from ..views import PlayerView
 from . import register
 from .heuristic import HeuristicBot, estimate_tricks, strength
@@ -42,14 +43,7 @@ MAX_WORLDS = 80
 
 def _finish_trick(hands: list[int], leader: int, trick: list[int], won: list[int]) -> tuple[int, list[int], list[int]]:
     """Resolve a 4-card trick: the new leader, an empty trick and the updated tricks won."""
-    best = trick[0]
-    bi = 0
-    for i in range(1, 4):
-        x = trick[i]
-        if (x // 13 == best // 13 and x > best) or (x < 13 <= best):
-            best = x
-            bi = i
-    winner = (leader + bi) & 3
+    winner = (leader + trick_winner_index(trick)) & 3
     won = won[:]
     won[winner] += 1
     return winner, [], won
