@@ -16,8 +16,6 @@ from django.db.models import Count, F, Q
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
-import engine
-
 from . import selectors
 from .models import Match, Rating, RatingChange, Seat
 
@@ -114,15 +112,15 @@ def profile(username: str) -> dict[str, Any] | None:
         "match").order_by("-match__finished_at")[:200]
     matches = wins = deals = made = 0
     total = 0
+    states = selectors.match_states([seat.match for seat in seats])
     for seat in seats:
-        state = selectors.match_state(seat.match)
-        view = engine.player_view(state, seat.index).to_json()
+        state = states[seat.match_id]
         matches += 1
         wins += seat.index in state.winners
         total += state.totals[seat.index]
-        for deal in view["deals"]:
+        for deal in state.completed:
             deals += 1
-            made += deal["tricks_won"][seat.index] >= deal["bids"][seat.index]
+            made += deal.tricks_won[seat.index] >= deal.bids[seat.index]
     agg = Seat.objects.filter(user=user, kind=Seat.Kind.HUMAN).aggregate(
         all=Count("pk"), active=Count("pk", filter=Q(match__status=Match.Status.ACTIVE)))
     return {

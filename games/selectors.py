@@ -30,6 +30,16 @@ def match_state(match: Match, upto: int | None = None) -> engine.MatchState:
     return engine.replay(match.seed, engine_actions(match, upto))
 
 
+def match_states(matches: list[Match]) -> dict[int, engine.MatchState]:
+    """The states of many matches from one query for all their logs (pages listing many matches)."""
+    logs: dict[int, list[Any]] = {m.pk: [] for m in matches}
+    rows = Action.objects.filter(match__in=list(logs)).order_by("match_id", "seq").values_list(
+        "match_id", "seat", "bid", "card")
+    for match_id, seat, bid, card in rows:
+        logs[match_id].append(engine.Bid(seat, bid) if bid is not None else engine.Play(seat, card))
+    return {m.pk: engine.replay(m.seed, logs[m.pk]) for m in matches}
+
+
 def seat_for_user(match: Match, user: AbstractBaseUser) -> Seat | None:
     if not user.is_authenticated:
         return None

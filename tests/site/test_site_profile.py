@@ -1,0 +1,42 @@
+"""Profile stats are computed from the replays, with one query for all the logs (not one per match)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from games import ratings, selectors, services
+from games.models import Match
+from games.services import SeatSpec
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_profile_stats_equal_the_replays_and_load_all_logs_at_once(
+    make_user: Any, django_assert_max_num_queries: Any
+) -> None:
+    user = make_user("pat")
+    matches = []
+    for seed in ("prof-1", "prof-2", "prof-3", "prof-4", "prof-5"):
+        match = services.create_match(
+            seats=[SeatSpec(user=user), SeatSpec(bot="random"), SeatSpec(bot="random"), SeatSpec(bot="random")],
+            seed=seed,
+        )
+        services.hand_seats_to_bots(user, bot="random")  # the bots finish it (tasks run eagerly)
+        match.refresh_from_db()
+        assert match.status == Match.Status.FINISHED
+        matches.append(match)
+
+    states = [selectors.match_state(m) for m in matches]
+    deals = [d for s in states for d in s.completed]
+    expected = {
+        "matches": 5,
+        "wins": sum(0 in s.winners for s in states),
+        "mean_score": round(sum(s.totals[0] for s in states) / 5),
+        "bids_made_pct": round(100 * sum(d.tricks_won[0] >= d.bids[0] for d in deals) / len(deals), 1),
+    }
+    with django_assert_max_num_queries(6):  # not one query per match
+        stats = ratings.profile("pat")["stats"]  # type: ignore[index]
+    assert {k: stats[k] for k in expected} == expected
+    assert selectors.match_states(matches).keys() == {m.pk for m in matches}
