@@ -8,21 +8,9 @@ import secrets
 from typing import Any
 
 import pytest
+from e2e_helpers import sign_up
 
 pytestmark = pytest.mark.e2e
-
-PASSWORD = "felt-table-Q7-spades"
-
-
-def sign_up(page: Any, base: str, username: str) -> None:
-    page.goto(f"{base}/accounts/signup/")
-    page.fill("#id_username", username)
-    page.fill("#id_email", f"{username}@example.com")
-    page.fill("#id_password1", PASSWORD)
-    page.fill("#id_password2", PASSWORD)
-    page.get_by_test_id("signup-submit").click()
-    page.wait_for_url(f"{base}/")
-
 
 def test_private_table_by_invitation(browser: Any, site_url: str, artifacts: Any) -> None:
     base = site_url

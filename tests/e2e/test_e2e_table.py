@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from e2e_helpers import sign_up
 
 pytestmark = pytest.mark.e2e
 
-PASSWORD = "felt-table-Q7-spades"
 
 STATE_JS = """() => {
   const app = document.getElementById('table-app');
@@ -31,15 +31,8 @@ STATE_JS = """() => {
 }"""
 
 
-def sign_up(page: Any, base: str, username: str) -> None:
-    page.goto(f"{base}/")
-    page.get_by_role("link", name="Sign up").first.click()
-    page.fill("#id_username", username)
-    page.fill("#id_email", f"{username}@example.com")
-    page.fill("#id_password1", PASSWORD)
-    page.fill("#id_password2", PASSWORD)
-    page.get_by_test_id("signup-submit").click()
-    page.wait_for_url(f"{base}/")
+def sign_up_from_home(page: Any, base: str, username: str) -> None:
+    sign_up(page, base, username, from_home=True)
     assert page.locator(".username").inner_text() == username
 
 
@@ -51,7 +44,7 @@ def wait_state(page: Any, timeout: float = 30_000) -> str:
 def test_full_match_in_the_browser(page: Any, site_url: str, artifacts: Any) -> None:
     base = site_url
     username = "e2e_" + secrets.token_hex(3)
-    sign_up(page, base, username)
+    sign_up_from_home(page, base, username)
 
     action_posts: list[str] = []
     page.on(
@@ -235,12 +228,7 @@ def test_table_on_a_phone_in_chinese(browser: Any, site_url: str, artifacts: Any
         page.goto(f"{site_url}/")
         assert page.locator("html").get_attribute("lang") == "zh-hans"
         username = "phone_" + secrets.token_hex(3)
-        page.goto(f"{site_url}/accounts/signup/")
-        page.fill("#id_username", username)
-        page.fill("#id_password1", PASSWORD)
-        page.fill("#id_password2", PASSWORD)
-        page.get_by_test_id("signup-submit").click()
-        page.wait_for_url(f"{site_url}/")
+        sign_up(page, site_url, username, email=False)
         page.screenshot(path=str(artifacts / "home-phone-zh.png"), full_page=True)
         page.get_by_test_id("play-bots").click()
         page.wait_for_url(re.compile(r".*/play/\d+/$"))
