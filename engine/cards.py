@@ -65,10 +65,6 @@ def card_label(card: int) -> str:
     return ("10" if rank == "T" else rank) + SUIT_SYMBOLS[SUITS[card // 13]]
 
 
-def suit_of(card: int) -> int:
-    return card // 13
-
-
 def cards_to_mask(cards: Iterable[str | int]) -> int:
     """A mask from card strings or numbers; duplicates are an error (a hand is a set)."""
     mask = 0

@@ -83,19 +83,6 @@ class ImportedReplay:
         return self.state.actions
 
 
-def actions_of(doc: Mapping[str, Any]) -> list[Action]:
-    """The log of a replay document: each deal's bids then its cards, in order."""
-    try:
-        out: list[Action] = []
-        for deal in doc["deals"]:
-            out.extend(Bid(b["seat"], b["bid"]) for b in deal["bids"])
-            for trick in deal["tricks"]:
-                out.extend(Play(p["seat"], p["card"]) for p in trick["plays"])
-        return out
-    except (KeyError, TypeError) as err:
-        raise VerifyError(f"malformed replay: missing or wrong key {err}") from err
-
-
 def import_replay(doc: Mapping[str, Any]) -> ImportedReplay:
     """Check a replay completely and rebuild its final state."""
     state = verify_replay(doc)

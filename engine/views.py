@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import card_str, mask_cards, sorted_for_display
+from .cards import card_str, sorted_for_display
 from .match import BIDDING, FINISHED, PLAYING, DealRecord, MatchState, Trick
 from .rules import locked_reasons
 
@@ -78,7 +78,7 @@ class PlayerView:
         if self.phase == BIDDING:
             legal: list[Any] = list(self.legal_bids)
         else:
-            legal = [c for c in sorted_for_display(self.legal_cards)]
+            legal = sorted_for_display(self.legal_cards)
         return {
             "seat": self.seat,
             "version": self.version,
@@ -153,4 +153,4 @@ def spectator_view(state: MatchState) -> PlayerView:
     return player_view(state, None)
 
 
-__all__ = ["PlayerView", "player_view", "spectator_view", "mask_cards"]
+__all__ = ["PlayerView", "player_view", "spectator_view"]
