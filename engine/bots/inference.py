@@ -37,8 +37,10 @@ class Knowledge:
 
     ``allowed[s]`` is the set of unseen cards seat ``s`` may still hold (0 for the viewer itself);
     ``counts[s]`` how many cards seat ``s`` holds; ``unseen`` the cards neither in the viewer's hand
-    nor played.  ``start_hands[s]`` are the cards each other seat has played this deal, which a
-    sample completes into the hand it was dealt (for the bid evidence).
+    nor played.  ``played_by[s]`` are the cards each seat has played this deal, which a sample
+    completes into the hand it was dealt (for the bid evidence).  ``public[s]`` is what the whole
+    table can tell about every seat, the viewer included: the cards not yet played that seat ``s``
+    has not been proven not to hold (the simulated players reason from it).
     """
 
     me: int
@@ -47,6 +49,7 @@ class Knowledge:
     allowed: tuple[int, int, int, int]
     counts: tuple[int, int, int, int]
     played_by: tuple[int, int, int, int]
+    public: tuple[int, int, int, int] = (FULL_DECK, FULL_DECK, FULL_DECK, FULL_DECK)
 
 
 def forbidden_from_plays(plays: Sequence[tuple[int, int]], first_trick: bool) -> dict[int, int]:
@@ -127,6 +130,10 @@ def knowledge(view: PlayerView) -> Knowledge:
         allowed=(allowed[0], allowed[1], allowed[2], allowed[3]),
         counts=(counts[0], counts[1], counts[2], counts[3]),
         played_by=(played_by[0], played_by[1], played_by[2], played_by[3]),
+        public=(
+            ~played & ~forbid[0] & FULL_DECK, ~played & ~forbid[1] & FULL_DECK,
+            ~played & ~forbid[2] & FULL_DECK, ~played & ~forbid[3] & FULL_DECK,
+        ),
     )
 
 

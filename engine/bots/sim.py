@@ -192,9 +192,11 @@ def utility(
 
     Before the last deal: the deal's score minus a weighted mean of the opponents' scores, each
     weighted by how much of a rival it is in the standings (the leaders count more as the match
-    goes on; in the first deal it is the plain margin over the field).  In the last deal mostly the
-    share of the match win, and when losing, a reward that grows steeply as the gap to the leader
-    closes (so a player far behind prefers the gamble).
+    goes on; in the first deal it is the plain margin over the field).  In the last deal the share
+    of the match win, with the margin only to break ties (so a player far behind takes whatever
+    gamble can still win, and a leader plays safe).  An earlier version also paid a losing seat for
+    closing the gap to the leader; it won fewer matches from the same fifth-deal positions
+    (``bench/ab_deals.py --last``).
     """
     scores = [deal_score(bids[s], won[s]) for s in range(4)]
     margin = scores[me] - (sum(scores) - scores[me]) / 3
@@ -207,4 +209,234 @@ def utility(
     top = max(finals)
     if finals[me] == top:
         return 300.0 / finals.count(top) + 0.2 * margin
-    return 100.0 * math.exp((finals[me] - top) / 40.0) + 0.2 * margin
+    return 0.01 * margin
+
+
+# --- Knowledge-limited playouts -------------------------------------------------------------------
+#
+# The greedy policy above lets every seat see all four hands of the sampled deal, so simulated
+# defenders never misjudge a finesse or a ruff and the bot under test is credited with too few
+# tricks (strategy fusion).  The policy below plays every seat as the heuristic bot does, from what
+# that seat could know: its own hand, the cards played, and the public readings of forced plays
+# (``pub[q]``: the cards seat ``q`` may still hold as far as the table can tell).
+
+def read_play(pub: list[int], seat: int, trick: Sequence[int], c: int, first: bool) -> None:
+    """Narrow ``pub[seat]`` by what playing ``c`` on ``trick`` proves (see :mod:`.inference`)."""
+    if not trick:
+        if first and c < 13:
+            pub[seat] &= SPADES_MASK
+        return
+    led = trick[0] // 13
+    best_led = -1
+    best_spade = -1
+    for x in trick:
+        if x < 13:
+            if x > best_spade:
+                best_spade = x
+        elif x // 13 == led and x > best_led:
+            best_led = x
+    if c // 13 != led:
+        no = SUIT_MASKS[led]
+        if led:
+            if best_spade < 0:
+                if c >= 13:
+                    no |= SPADES_MASK
+            elif c >= 13 or c < best_spade:
+                no |= ABOVE[best_spade]
+        pub[seat] &= ~no
+    elif led == 0:
+        if c < best_spade:
+            pub[seat] &= ~ABOVE[best_spade]
+    elif best_spade < 0 and c < best_led:
+        pub[seat] &= ~ABOVE[best_led]
+
+
+def _may_trump(pq: int, others: int, suit: int) -> bool:
+    """The heuristic's guess: ``q`` (possible cards ``pq``) holds a spade and is, or may soon be, void."""
+    if not pq & SPADES_MASK:
+        return False
+    if not pq & SUIT_MASKS[suit]:
+        return True
+    return (others & SUIT_MASKS[suit]).bit_count() <= 1
+
+
+def _beats(c: int, trick: Sequence[int]) -> bool:
+    if not trick:
+        return True
+    best = trick[0]
+    for x in trick:
+        if (x // 13 == best // 13 and x > best) or (x < 13 <= best):
+            best = x
+    return (c // 13 == best // 13 and c > best) or (c < 13 <= best)
+
+
+def _strength(c: int) -> int:
+    return c % 13 + (13 if c < 13 else 0)
+
+
+def kl_card(
+    h: Sequence[int], pub: Sequence[int], seat: int, leader: int, trick: Sequence[int], won: Sequence[int],
+    bids: Sequence[int], first: bool,
+) -> int:
+    """The heuristic bot's card for ``seat``, judged from that seat's knowledge only."""
+    hand = h[seat]
+    lg = legal_mask(hand, trick, first)
+    if not lg & (lg - 1):
+        return lg.bit_length() - 1
+    left = hand.bit_count()
+    others = 0
+    for q in range(4):
+        if q != seat:
+            others |= h[q]
+    need = bids[seat] - won[seat]
+    want = 0 < need <= left
+    needy = 0
+    for q in range(4):
+        if q != seat and 0 < bids[q] - won[q] <= left:
+            needy |= 1 << q
+    if not trick:
+        if want or needy:
+            osp = others & SPADES_MASK
+            sp = lg & SPADES_MASK
+            if sp and not first:
+                top = sp.bit_length() - 1
+                if not osp or not others & ABOVE[top]:
+                    return top
+            best = -1
+            best_key = (-1, -1)
+            for s in _SIDE:
+                b = lg & SUIT_MASKS[s]
+                if not b:
+                    continue
+                top = b.bit_length() - 1
+                if others & ABOVE[top]:
+                    continue
+                if osp:
+                    risky = False
+                    for q in range(4):
+                        if q != seat and _may_trump(pub[q] & others, others, s):
+                            risky = True
+                            break
+                    if risky:
+                        continue
+                key = ((others & SUIT_MASKS[s]).bit_count(), top % 13)
+                if key > best_key:
+                    best_key = key
+                    best = top
+            if best >= 0:
+                return best
+        side = lg & NS
+        if side:
+            best = -1
+            best_k = (99, 99)
+            for s in _SIDE:
+                b = side & SUIT_MASKS[s]
+                if not b:
+                    continue
+                low = (b & -b).bit_length() - 1
+                if want or needy:
+                    k = ((hand & SUIT_MASKS[s]).bit_count(), low % 13)
+                else:
+                    k = (-(others & ABOVE[low]).bit_count(), low % 13)
+                if k < best_k:
+                    best_k = k
+                    best = low
+            return best
+        return (lg & -lg).bit_length() - 1 if not (want or needy) else lg.bit_length() - 1
+    n = len(trick)
+    later = [(seat + i) & 3 for i in range(1, 4 - n)]
+    if not want and needy:
+        best = trick[0]
+        bi = 0
+        for i in range(1, n):
+            x = trick[i]
+            if (x // 13 == best // 13 and x > best) or (x < 13 <= best):
+                best = x
+                bi = i
+        if needy >> ((leader + bi) & 3) & 1:
+            want = True
+        else:
+            for q in later:
+                if needy >> q & 1:
+                    want = True
+                    break
+    led = trick[0] // 13
+    cards = []
+    m = lg
+    while m:
+        low = m & -m
+        cards.append(low.bit_length() - 1)
+        m ^= low
+    if want:
+        winning = [c for c in cards if _beats(c, trick)]
+        if not winning:
+            # Discard: keep spades and masters, shorten the shortest side suit.
+            return min(
+                cards,
+                key=lambda c: (
+                    1 if c < 13 else 0, 0 if others & ABOVE[c] else 1,
+                    (hand & SUIT_MASKS[c // 13]).bit_count(), c % 13,
+                ),
+            )
+        best_c = -1
+        best_k = (99, 99)
+        for c in winning:
+            nb = 0
+            for q in later:
+                pq = pub[q] & others
+                if c < 13:
+                    if pq & ABOVE[c] and (led == 0 or not pq & SUIT_MASKS[led] or _may_trump(pq, others, led)):
+                        nb += 1
+                elif pq & ABOVE[c] or _may_trump(pq, others, led):
+                    nb += 1
+            k = (nb, _strength(c) if nb == 0 or c < 13 else -_strength(c))
+            if k < best_k:
+                best_k = k
+                best_c = c
+        return best_c
+    losing = [c for c in cards if not _beats(c, trick)]
+    if losing:
+        return max(losing, key=_strength)
+    if not later:
+        return max(cards, key=_strength)
+    return min(cards, key=_strength)
+
+
+def kl_playout(
+    hands: Sequence[int],
+    pub: Sequence[int],
+    leader: int,
+    trick: Sequence[int],
+    won: Sequence[int],
+    bids: Sequence[int],
+    first: bool,
+) -> list[int]:
+    """Finish the deal with every seat on :func:`kl_card`; return the tricks won per seat."""
+    h = list(hands)
+    p = list(pub)
+    w = list(won)
+    t = list(trick)
+    seat = (leader + len(t)) & 3
+    while True:
+        if not t and not h[seat]:
+            return w
+        c = kl_card(h, p, seat, leader, t, w, bids, first)
+        read_play(p, seat, t, c, first)
+        h[seat] ^= 1 << c
+        t.append(c)
+        if len(t) == 4:
+            best = t[0]
+            bi = 0
+            for i in range(1, 4):
+                x = t[i]
+                if (x // 13 == best // 13 and x > best) or (x < 13 <= best):
+                    best = x
+                    bi = i
+            winner = (leader + bi) & 3
+            w[winner] += 1
+            leader = winner
+            seat = winner
+            t = []
+            first = False
+        else:
+            seat = (seat + 1) & 3

@@ -27,7 +27,7 @@ from . import register
 from .heuristic import HeuristicBot, estimate_tricks, strength
 from .inference import Knowledge, bid_likelihood, knowledge
 from .sampler import Infeasible, sample_hands, sample_worlds
-from .sim import policy_playout, utility
+from .sim import kl_playout, policy_playout, read_play, utility
 
 #: Default work per card decision: playouts shared among the legal cards.
 DEFAULT_PLAY_BUDGET = 240
@@ -37,6 +37,7 @@ DEFAULT_BID_BUDGET = 1200
 #: heuristic) do and undercount a bidder's tricks by about a third of a trick; in that share of the
 #: bidding samples the bidder is credited one more trick (taken from the seat with the most).
 BID_TRICK_BONUS = 0.35
+UNKNOWN = (FULL_DECK, FULL_DECK, FULL_DECK, FULL_DECK)
 MIN_WORLDS = 8
 MAX_WORLDS = 80
 
@@ -64,7 +65,8 @@ def distinct_cards(legal: list[int], unseen: int) -> list[int]:
 
 
 def evaluate_cards(
-    view: PlayerView, rng: random.Random, budget: int = DEFAULT_PLAY_BUDGET, kn: Knowledge | None = None
+    view: PlayerView, rng: random.Random, budget: int = DEFAULT_PLAY_BUDGET, kn: Knowledge | None = None,
+    limited: bool = True,
 ) -> dict[int, float]:
     """Weighted mean utility of each legal card over sampled deals."""
     assert view.seat is not None
@@ -85,6 +87,8 @@ def evaluate_cards(
         for c in legal:
             h = hands[:]
             h[me] ^= 1 << c
+            pub = list(kn.public)
+            read_play(pub, me, view.trick, c, first)
             trick = list(view.trick) + [c]
             won = list(view.tricks_won)
             lead = leader
@@ -92,7 +96,10 @@ def evaluate_cards(
             if len(trick) == 4:
                 lead, trick, won = _finish_trick(h, lead, trick, won)
                 f = False
-            result = policy_playout(h, lead, trick, won, bids, f)
+            if limited:
+                result = kl_playout(h, pub, lead, trick, won, bids, f)
+            else:
+                result = policy_playout(h, lead, trick, won, bids, f)
             values[c] += weight * utility(me, bids, result, totals, last, view.deal_number)
     if total_w > 0:
         for c in values:
@@ -100,11 +107,13 @@ def evaluate_cards(
     return values
 
 
-def strong_card(view: PlayerView, rng: random.Random, budget: int = DEFAULT_PLAY_BUDGET) -> int:
+def strong_card(
+    view: PlayerView, rng: random.Random, budget: int = DEFAULT_PLAY_BUDGET, limited: bool = True
+) -> int:
     legal = mask_cards(view.legal_cards)
     if len(legal) == 1:
         return legal[0]
-    values = evaluate_cards(view, rng, budget)
+    values = evaluate_cards(view, rng, budget, limited=limited)
     return max(values, key=lambda c: (round(values[c], 6), -strength(c)))
 
 
@@ -121,7 +130,7 @@ def bid_candidates(view: PlayerView) -> list[int]:
 
 
 def bid_values(
-    view: PlayerView, rng: random.Random, budget: int = DEFAULT_BID_BUDGET
+    view: PlayerView, rng: random.Random, budget: int = DEFAULT_BID_BUDGET, limited: bool = True
 ) -> dict[int, float]:
     """Expected utility of each candidate bid over sampled deals."""
     assert view.seat is not None
@@ -152,7 +161,10 @@ def bid_values(
         bonus = rng.random() < BID_TRICK_BONUS
         for b in cands:
             bids[me] = b
-            won = policy_playout(hands, leader, [], [0, 0, 0, 0], bids, True)
+            if limited:
+                won = kl_playout(hands, UNKNOWN, leader, [], [0, 0, 0, 0], bids, True)
+            else:
+                won = policy_playout(hands, leader, [], [0, 0, 0, 0], bids, True)
             if bonus and won[me] < 13:
                 top = max(seats, key=lambda s: won[s])
                 won[top] -= 1
@@ -164,8 +176,10 @@ def bid_values(
     return values
 
 
-def strong_bid(view: PlayerView, rng: random.Random, budget: int = DEFAULT_BID_BUDGET) -> int:
-    values = bid_values(view, rng, budget)
+def strong_bid(
+    view: PlayerView, rng: random.Random, budget: int = DEFAULT_BID_BUDGET, limited: bool = True
+) -> int:
+    values = bid_values(view, rng, budget, limited)
     # Ties go to the lower bid: bid low rather than high.
     return max(values, key=lambda b: (round(values[b], 6), -b))
 
@@ -175,16 +189,20 @@ class StrongBot:
 
     name = "strong"
 
-    def __init__(self, play_budget: int = DEFAULT_PLAY_BUDGET, bid_budget: int = DEFAULT_BID_BUDGET) -> None:
+    def __init__(
+        self, play_budget: int = DEFAULT_PLAY_BUDGET, bid_budget: int = DEFAULT_BID_BUDGET,
+        limited: bool = True,
+    ) -> None:
         self.play_budget = play_budget
         self.bid_budget = bid_budget
+        self.limited = limited
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         assert view.seat is not None
         try:
             if view.legal_bids:
-                return Bid(view.seat, strong_bid(view, rng, self.bid_budget))
-            return Play(view.seat, card_str(strong_card(view, rng, self.play_budget)))
+                return Bid(view.seat, strong_bid(view, rng, self.bid_budget, self.limited))
+            return Play(view.seat, card_str(strong_card(view, rng, self.play_budget, self.limited)))
         except Infeasible:
             # Cannot happen for a view of a real match (the readings are sound), but a bot must
             # always answer: fall back on the heuristic.

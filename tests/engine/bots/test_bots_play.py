@@ -6,11 +6,12 @@ import random
 
 from engine import apply, export_replay, new_match, player_view, verify_replay
 from engine.bots import BOT_NAMES, DEFAULT_BOT, LEVELS, decide, get_bot
-from engine.bots.heuristic import estimate_tricks, heuristic_bid
-from engine.bots.sim import policy_playout
+from engine.bots.heuristic import choose_card, estimate_tricks, heuristic_bid
+from engine.bots.inference import forbidden_from_plays, knowledge
+from engine.bots.sim import kl_card, kl_playout, policy_playout, read_play
 from engine.bots.strong import StrongBot
-from engine.cards import cards_to_mask
-from engine.match import MatchState
+from engine.cards import cards_to_mask, parse_card
+from engine.match import MatchState, Play
 from engine.views import PlayerView
 
 
@@ -101,6 +102,63 @@ def test_sim_playouts_agree_with_the_engine() -> None:
         won = policy_playout(state.hands, state.trick_leader, state.trick, state.tricks_won, bids,
                              not state.tricks)
         assert sum(won) == 13
+        kn = knowledge(player_view(state, (state.trick_leader + len(state.trick)) % 4))
+        won = kl_playout(state.hands, kn.public, state.trick_leader, state.trick, state.tricks_won, bids,
+                         not state.tricks)
+        assert sum(won) == 13
+
+
+def test_knowledge_limited_policy_is_the_heuristic() -> None:
+    """The strong bot's simulated players choose, in the true deal, exactly the heuristic's card.
+
+    ``kl_card`` sees all four hands only to know what each seat could know: its own hand and the
+    cards still unseen from it; ``pub`` holds the public readings.  Any peeking would show up as a
+    disagreement with the heuristic, which decides from its view alone.
+    """
+    checked = 0
+    for m in range(12):
+        state = new_match(f"kl-policy-{m}")
+        names = ["heuristic", "random", "heuristic", "easy"]
+        while not state.is_finished:
+            seat = state.turn
+            assert seat is not None
+            view = player_view(state, seat)
+            if state.phase == "playing":
+                kn = knowledge(view)
+                bids = [b or 0 for b in view.bids]
+                got = kl_card(state.hands, kn.public, seat, view.trick_leader, list(view.trick),
+                              list(view.tricks_won), bids, view.first_trick)
+                assert got == choose_card(view, kn)
+                checked += 1
+            state = apply(state, decide(names[seat], view, m))
+    assert checked == 12 * 5 * 52
+
+
+def test_read_play_agrees_with_the_inference() -> None:
+    """The playouts' incremental readings equal :func:`forbidden_from_plays` on real tricks."""
+    for m in range(20):
+        state = new_match(f"kl-read-{m}")
+        while state.phase == "bidding":
+            state = apply(state, decide("heuristic", player_view(state, state.turn), m))
+        pub = [(1 << 52) - 1] * 4
+        while state.phase == "playing" and state.deal_number == 1:
+            seat = state.turn
+            assert seat is not None
+            first = not state.tricks
+            trick = list(state.trick)
+            action = decide("random" if m % 2 else "heuristic", player_view(state, seat), m)
+            state = apply(state, action)
+            assert isinstance(action, Play)
+            card = parse_card(action.card)
+            read_play(pub, seat, trick, card, first)
+            plays = [((seat - len(trick) + i) % 4, c) for i, c in enumerate(trick + [card])]
+            expected = forbidden_from_plays(plays, first).get(seat, 0)
+            for c in range(52):
+                if expected >> c & 1:
+                    assert not pub[seat] >> c & 1
+            if state.deal_number == 1:
+                for s in range(4):
+                    assert state.hands[s] & ~pub[s] == 0  # sound: never excludes a held card
 
 
 def test_heuristic_beats_random() -> None:
