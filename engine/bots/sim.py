@@ -1,9 +1,11 @@
-"""Fast playouts on masks with a greedy club-player policy, for the ``strong`` bot's simulations.
+"""Fast playouts on masks for the ``strong`` bot's simulations.
 
-The policy is the heuristic's plan reduced to bit operations inside one sampled (fully known) deal:
-a seat that still needs tricks cashes masters and wins as cheaply as no later seat can beat, one
-whose bid is made throws its highest losing card unless an opponent who still needs tricks would
-take the trick.  It is deterministic, so a playout is a function of the sampled hands alone.
+Two policies, both the heuristic's plan reduced to bit operations inside one sampled deal: a seat
+that still needs tricks cashes masters and wins as cheaply as no later seat can beat, one whose bid
+is made throws its highest losing card unless an opponent who still needs tricks would take the
+trick.  :func:`kl_playout` (the one the bot uses) judges "no later seat can beat" from what the
+seat could know; :func:`policy_playout` (the first version) from the actual hands.  Both are
+deterministic, so a playout is a function of the sampled hands alone.
 """
 
 from __future__ import annotations

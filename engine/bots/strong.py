@@ -2,10 +2,10 @@
 
 For a card: the unseen cards are dealt to the other seats many times, each deal consistent with
 every forced-play reading of :mod:`.inference` and weighted by how well it explains the bids; each
-legal card is then played out in every sampled deal with the greedy policy of :mod:`.sim` (the same
-deals for every card, so luck cancels between them), and the card with the best weighted mean
-utility is played.  Utility is the deal's score margin over the field, and in the fifth deal
-mostly the share of the match win.
+legal card is then played out in every sampled deal with :func:`.sim.kl_playout`, in which every
+seat plays as the heuristic does from its own knowledge (the same deals for every card, so luck
+cancels between them), and the card with the best weighted mean utility is played.  Utility is the
+deal's score margin over the field, and in the fifth deal the share of the match win.
 
 For a bid: the other hands are sampled (earlier bids as evidence), later bidders are given the
 heuristic's bid, and every candidate bid is played out in every sample; the bid with the best
@@ -185,7 +185,11 @@ def strong_bid(
 
 
 class StrongBot:
-    """Inference + sampling + playouts (the ``hard`` level)."""
+    """Inference + sampling + playouts (the ``hard`` level).
+
+    ``limited=False`` plays out with :func:`.sim.policy_playout` instead, whose seats see every
+    hand of the sampled deal: the first version, kept for comparison (``bench/ab_deals.py``).
+    """
 
     name = "strong"
 
