@@ -155,14 +155,32 @@ def policy_playout(
     first: bool,
 ) -> list[int]:
     """Finish the deal with every seat on the greedy policy; return the tricks won per seat."""
+    return _play_out(hands, None, leader, trick, won, bids, first)
+
+
+def _play_out(
+    hands: Sequence[int],
+    pub: Sequence[int] | None,
+    leader: int,
+    trick: Sequence[int],
+    won: Sequence[int],
+    bids: Sequence[int],
+    first: bool,
+) -> list[int]:
+    """The play-out loop: :func:`kl_card` with the public readings ``pub``, else :func:`policy_card`."""
     h = list(hands)
+    p = list(pub) if pub is not None else None
     w = list(won)
     t = list(trick)
     seat = (leader + len(t)) & 3
     while True:
         if not t and not h[seat]:
             return w
-        c = policy_card(h, seat, leader, t, w, bids, first)
+        if p is None:
+            c = policy_card(h, seat, leader, t, w, bids, first)
+        else:
+            c = kl_card(h, p, seat, leader, t, w, bids, first)
+            read_play(p, seat, t, c, first)
         h[seat] ^= 1 << c
         t.append(c)
         if len(t) == 4:
@@ -414,31 +432,4 @@ def kl_playout(
     first: bool,
 ) -> list[int]:
     """Finish the deal with every seat on :func:`kl_card`; return the tricks won per seat."""
-    h = list(hands)
-    p = list(pub)
-    w = list(won)
-    t = list(trick)
-    seat = (leader + len(t)) & 3
-    while True:
-        if not t and not h[seat]:
-            return w
-        c = kl_card(h, p, seat, leader, t, w, bids, first)
-        read_play(p, seat, t, c, first)
-        h[seat] ^= 1 << c
-        t.append(c)
-        if len(t) == 4:
-            best = t[0]
-            bi = 0
-            for i in range(1, 4):
-                x = t[i]
-                if (x // 13 == best // 13 and x > best) or (x < 13 <= best):
-                    best = x
-                    bi = i
-            winner = (leader + bi) & 3
-            w[winner] += 1
-            leader = winner
-            seat = winner
-            t = []
-            first = False
-        else:
-            seat = (seat + 1) & 3
+    return _play_out(hands, pub, leader, trick, won, bids, first)
