@@ -9,6 +9,7 @@ from ..match import Action, Bid, Play
 from ..rules import trick_winner_index
 from ..views import PlayerView
 from . import register
+from .heuristic import strength
 
 
 class RandomBot:
@@ -35,16 +36,12 @@ class SimpleBot:
         legal = mask_cards(view.legal_cards)
         winners = [c for c in legal if _wins(view, c)]
         if winners and view.trick:
-            return Play(view.seat, card_str(min(winners, key=_strength)))
+            return Play(view.seat, card_str(min(winners, key=strength)))
         if not view.trick:
             aces = [c for c in legal if c % 13 == 12 and c >= 13]
             if aces:
                 return Play(view.seat, card_str(aces[0]))
-        return Play(view.seat, card_str(min(legal, key=_strength)))
-
-
-def _strength(card: int) -> int:
-    return card % 13 + (13 if card < 13 else 0)
+        return Play(view.seat, card_str(min(legal, key=strength)))
 
 
 def _wins(view: PlayerView, card: int) -> bool:

@@ -10,6 +10,7 @@ who still needs it.  It reads forced plays (voids, "nothing above X") from the p
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from ..cards import ABOVE, SPADES_MASK, SUIT_MASKS, card_str, mask_cards
 from ..match import Action, Bid, Play
@@ -152,7 +153,8 @@ def strength(card: int) -> int:
     return card % 13 + (13 if card < 13 else 0)
 
 
-def _wins(trick: list[int], card: int) -> bool:
+def takes_trick(trick: Sequence[int], card: int) -> bool:
+    """Whether ``card`` would be winning ``trick`` once played on it (inlined: a play-out hot path)."""
     if not trick:
         return True
     best = trick[0]
@@ -190,7 +192,7 @@ def choose_card(view: PlayerView, kn: Knowledge | None = None) -> int:
 
 
 def _try_win(t: Table, legal: list[int], trick: list[int]) -> int:
-    winning = [c for c in legal if _wins(trick, c)]
+    winning = [c for c in legal if takes_trick(trick, c)]
     if not winning:
         return _discard(t, legal)
     sure = [c for c in winning if t.beaters(c, trick) == 0]
@@ -213,7 +215,7 @@ def _discard(t: Table, legal: list[int]) -> int:
 
 
 def _lose(t: Table, legal: list[int], trick: list[int]) -> int:
-    losing = [c for c in legal if not _wins(trick, c)]
+    losing = [c for c in legal if not takes_trick(trick, c)]
     if losing:
         # Shed the most dangerous card that surely loses (someone already beats it).
         return max(losing, key=strength)

@@ -49,7 +49,7 @@ class Knowledge:
     allowed: tuple[int, int, int, int]
     counts: tuple[int, int, int, int]
     played_by: tuple[int, int, int, int]
-    public: tuple[int, int, int, int] = (FULL_DECK, FULL_DECK, FULL_DECK, FULL_DECK)
+    public: tuple[int, int, int, int]
 
 
 def forbidden_from_plays(plays: Sequence[tuple[int, int]], first_trick: bool) -> dict[int, int]:

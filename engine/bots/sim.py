@@ -3,9 +3,10 @@
 Two policies, both the heuristic's plan reduced to bit operations inside one sampled deal: a seat
 that still needs tricks cashes masters and wins as cheaply as no later seat can beat, one whose bid
 is made throws its highest losing card unless an opponent who still needs tricks would take the
-trick.  :func:`kl_playout` (the one the bot uses) judges "no later seat can beat" from what the
-seat could know; :func:`policy_playout` (the first version) from the actual hands.  Both are
-deterministic, so a playout is a function of the sampled hands alone.
+trick.  :func:`kl_card` (the one the bot uses) judges "no later seat can beat" from what the seat
+could know; :func:`policy_card` (the first version) from the actual hands.  :func:`play_out`
+finishes a deal with either; it is deterministic, so a playout is a function of the sampled hands
+alone.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Sequence
 
 from ..cards import ABOVE, SPADES_MASK, SUIT_MASKS
 from ..rules import legal_mask
+from .heuristic import strength, takes_trick
 
 NS = ((1 << 52) - 1) & ~SPADES_MASK
 _SIDE = (1, 2, 3)
@@ -146,19 +148,7 @@ def policy_card(
     return high_card(lg) if not later else low_card(lg)
 
 
-def policy_playout(
-    hands: Sequence[int],
-    leader: int,
-    trick: Sequence[int],
-    won: Sequence[int],
-    bids: Sequence[int],
-    first: bool,
-) -> list[int]:
-    """Finish the deal with every seat on the greedy policy; return the tricks won per seat."""
-    return _play_out(hands, None, leader, trick, won, bids, first)
-
-
-def _play_out(
+def play_out(
     hands: Sequence[int],
     pub: Sequence[int] | None,
     leader: int,
@@ -167,7 +157,11 @@ def _play_out(
     bids: Sequence[int],
     first: bool,
 ) -> list[int]:
-    """The play-out loop: :func:`kl_card` with the public readings ``pub``, else :func:`policy_card`."""
+    """Finish the deal; return the tricks won per seat.
+
+    With the public readings ``pub`` every seat plays :func:`kl_card` (what the bot uses); with
+    ``None``, :func:`policy_card`, whose seats see all hands (the first version, for comparison).
+    """
     h = list(hands)
     p = list(pub) if pub is not None else None
     w = list(won)
@@ -280,20 +274,6 @@ def _may_trump(pq: int, others: int, suit: int) -> bool:
     return (others & SUIT_MASKS[suit]).bit_count() <= 1
 
 
-def _beats(c: int, trick: Sequence[int]) -> bool:
-    if not trick:
-        return True
-    best = trick[0]
-    for x in trick:
-        if (x // 13 == best // 13 and x > best) or (x < 13 <= best):
-            best = x
-    return (c // 13 == best // 13 and c > best) or (c < 13 <= best)
-
-
-def _strength(c: int) -> int:
-    return c % 13 + (13 if c < 13 else 0)
-
-
 def kl_card(
     h: Sequence[int], pub: Sequence[int], seat: int, leader: int, trick: Sequence[int], won: Sequence[int],
     bids: Sequence[int], first: bool,
@@ -388,7 +368,7 @@ def kl_card(
         cards.append(low.bit_length() - 1)
         m ^= low
     if want:
-        winning = [c for c in cards if _beats(c, trick)]
+        winning = [c for c in cards if takes_trick(trick, c)]
         if not winning:
             # Discard: keep spades and masters, shorten the shortest side suit.
             return min(
@@ -409,27 +389,14 @@ def kl_card(
                         nb += 1
                 elif pq & ABOVE[c] or _may_trump(pq, others, led):
                     nb += 1
-            k = (nb, _strength(c) if nb == 0 or c < 13 else -_strength(c))
+            k = (nb, strength(c) if nb == 0 or c < 13 else -strength(c))
             if k < best_k:
                 best_k = k
                 best_c = c
         return best_c
-    losing = [c for c in cards if not _beats(c, trick)]
+    losing = [c for c in cards if not takes_trick(trick, c)]
     if losing:
-        return max(losing, key=_strength)
+        return max(losing, key=strength)
     if not later:
-        return max(cards, key=_strength)
-    return min(cards, key=_strength)
-
-
-def kl_playout(
-    hands: Sequence[int],
-    pub: Sequence[int],
-    leader: int,
-    trick: Sequence[int],
-    won: Sequence[int],
-    bids: Sequence[int],
-    first: bool,
-) -> list[int]:
-    """Finish the deal with every seat on :func:`kl_card`; return the tricks won per seat."""
-    return _play_out(hands, pub, leader, trick, won, bids, first)
+        return max(cards, key=strength)
+    return min(cards, key=strength)

@@ -8,9 +8,9 @@ from engine import apply, export_replay, new_match, player_view, verify_replay
 from engine.bots import BOT_NAMES, DEFAULT_BOT, LEVELS, decide, get_bot
 from engine.bots.heuristic import choose_card, estimate_tricks, heuristic_bid
 from engine.bots.inference import forbidden_from_plays, knowledge
-from engine.bots.sim import kl_card, kl_playout, policy_playout, read_play
+from engine.bots.sim import kl_card, play_out, policy_card, read_play
 from engine.bots.strong import StrongBot
-from engine.cards import cards_to_mask, parse_card
+from engine.cards import card_str, cards_to_mask, parse_card
 from engine.match import MatchState, Play
 from engine.views import PlayerView
 
@@ -99,13 +99,24 @@ def test_sim_playouts_agree_with_the_engine() -> None:
         if state.deal_number != 1:
             continue
         bids = [b or 0 for b in state.bids]
-        won = policy_playout(state.hands, state.trick_leader, state.trick, state.tricks_won, bids,
-                             not state.tricks)
-        assert sum(won) == 13
         kn = knowledge(player_view(state, (state.trick_leader + len(state.trick)) % 4))
-        won = kl_playout(state.hands, kn.public, state.trick_leader, state.trick, state.tricks_won, bids,
-                         not state.tricks)
-        assert sum(won) == 13
+        for pub in (None, kn.public):
+            won = play_out(state.hands, pub, state.trick_leader, state.trick, state.tricks_won, bids,
+                           not state.tricks)
+            # The same policy, card by card through the engine: every card legal, same tricks won.
+            s = state
+            p = list(pub) if pub is not None else None
+            while s.deal_number == 1:
+                seat = s.turn
+                assert seat is not None
+                first = not s.tricks
+                if p is None:
+                    c = policy_card(s.hands, seat, s.trick_leader, s.trick, s.tricks_won, bids, first)
+                else:
+                    c = kl_card(s.hands, p, seat, s.trick_leader, list(s.trick), s.tricks_won, bids, first)
+                    read_play(p, seat, s.trick, c, first)
+                s = apply(s, Play(seat, card_str(c)))
+            assert list(s.completed[0].tricks_won) == won
 
 
 def test_knowledge_limited_policy_is_the_heuristic() -> None:
