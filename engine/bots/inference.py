@@ -52,6 +52,41 @@ class Knowledge:
     public: tuple[int, int, int, int]
 
 
+def forbidden_by_play(trick: Sequence[int], c: int, first_trick: bool) -> int:
+    """The cards a seat is proven not to hold by playing ``c`` on ``trick`` (the cards before it).
+
+    Exactly the cards whose presence in the hand would have made ``c`` illegal (tested against
+    :func:`engine.rules.legal_mask`); written out rule by rule because the play-outs call it for
+    every card they play.
+    """
+    if not trick:
+        # A spade may lead the first trick only from a hand of nothing but spades.
+        return NON_SPADES if first_trick and c < 13 else 0
+    led = trick[0] // 13
+    best_led = -1
+    best_spade = -1
+    for x in trick:
+        if x < 13:
+            if x > best_spade:
+                best_spade = x
+        elif x // 13 == led and x > best_led:
+            best_led = x
+    if c // 13 != led:
+        no = SUIT_MASKS[led]  # void in the led suit
+        if led:
+            if best_spade < 0:
+                if c >= 13:
+                    no |= SPADES_MASK  # an untrumped trick: any spade would have been forced
+            elif c >= 13 or c < best_spade:
+                no |= ABOVE[best_spade]  # could not over-trump
+        return no
+    if led == 0:
+        return ABOVE[best_spade] if c < best_spade else 0  # spade led: must beat the highest spade when able
+    if best_spade < 0 and c < best_led:
+        return ABOVE[best_led]  # untrumped: must beat the highest card of the led suit when able
+    return 0
+
+
 def forbidden_from_plays(plays: Sequence[tuple[int, int]], first_trick: bool) -> dict[int, int]:
     """Cards each seat is proven not to hold, from one trick's plays ``[(seat, card), ...]`` in order.
 
@@ -59,39 +94,10 @@ def forbidden_from_plays(plays: Sequence[tuple[int, int]], first_trick: bool) ->
     included, the caller removes them anyway).
     """
     out: dict[int, int] = {}
-    if not plays:
-        return out
-    leader, lead = plays[0]
-    led = lead // 13
-    if first_trick and led == 0:
-        # A spade may lead the first trick only from a hand of nothing but spades.
-        out[leader] = out.get(leader, 0) | NON_SPADES
-    best_led = lead
-    best_spade = lead if led == 0 else -1
-    for seat, c in plays[1:]:
-        no = 0
-        suit = c // 13
-        if suit != led:
-            no |= SUIT_MASKS[led]  # void in the led suit
-            if led != 0:
-                if best_spade < 0:
-                    if suit != 0:
-                        no |= SPADES_MASK  # an untrumped trick: any spade would have been forced
-                elif suit != 0 or c < best_spade:
-                    no |= ABOVE[best_spade]  # could not over-trump
-            # led == 0 and a non-spade: void in spades, already recorded
-        else:
-            if led == 0:
-                if c < best_spade:
-                    no |= ABOVE[best_spade]  # spade led: must beat the highest spade when able
-            elif best_spade < 0 and c < best_led:
-                no |= ABOVE[best_led]  # untrumped: must beat the highest card of the led suit when able
+    for i, (seat, c) in enumerate(plays):
+        no = forbidden_by_play([x for _, x in plays[:i]], c, first_trick)
         if no:
             out[seat] = out.get(seat, 0) | no
-        if suit == led and c > best_led:
-            best_led = c
-        if suit == 0 and c > best_spade:
-            best_spade = c
     return out
 
 

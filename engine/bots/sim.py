@@ -15,8 +15,9 @@ import math
 from collections.abc import Sequence
 
 from ..cards import ABOVE, SPADES_MASK, SUIT_MASKS
-from ..rules import legal_mask
+from ..rules import legal_mask, trick_winner_index
 from .heuristic import strength, takes_trick
+from .inference import forbidden_by_play
 
 NS = ((1 << 52) - 1) & ~SPADES_MASK
 _SIDE = (1, 2, 3)
@@ -174,7 +175,7 @@ def play_out(
             c = policy_card(h, seat, leader, t, w, bids, first)
         else:
             c = kl_card(h, p, seat, leader, t, w, bids, first)
-            read_play(p, seat, t, c, first)
+            p[seat] &= ~forbidden_by_play(t, c, first)
         h[seat] ^= 1 << c
         t.append(c)
         if len(t) == 4:
@@ -232,38 +233,8 @@ def utility(
 # defenders never misjudge a finesse or a ruff and the bot under test is credited with too few
 # tricks (strategy fusion).  The policy below plays every seat as the heuristic bot does, from what
 # that seat could know: its own hand, the cards played, and the public readings of forced plays
-# (``pub[q]``: the cards seat ``q`` may still hold as far as the table can tell).
-
-def read_play(pub: list[int], seat: int, trick: Sequence[int], c: int, first: bool) -> None:
-    """Narrow ``pub[seat]`` by what playing ``c`` on ``trick`` proves (see :mod:`.inference`)."""
-    if not trick:
-        if first and c < 13:
-            pub[seat] &= SPADES_MASK
-        return
-    led = trick[0] // 13
-    best_led = -1
-    best_spade = -1
-    for x in trick:
-        if x < 13:
-            if x > best_spade:
-                best_spade = x
-        elif x // 13 == led and x > best_led:
-            best_led = x
-    if c // 13 != led:
-        no = SUIT_MASKS[led]
-        if led:
-            if best_spade < 0:
-                if c >= 13:
-                    no |= SPADES_MASK
-            elif c >= 13 or c < best_spade:
-                no |= ABOVE[best_spade]
-        pub[seat] &= ~no
-    elif led == 0:
-        if c < best_spade:
-            pub[seat] &= ~ABOVE[best_spade]
-    elif best_spade < 0 and c < best_led:
-        pub[seat] &= ~ABOVE[best_led]
-
+# (``pub[q]``: the cards seat ``q`` may still hold as far as the table can tell, narrowed by
+# :func:`.inference.forbidden_by_play` as each card falls).
 
 def _may_trump(pq: int, others: int, suit: int) -> bool:
     """The heuristic's guess: ``q`` (possible cards ``pq``) holds a spade and is, or may soon be, void."""
@@ -346,14 +317,7 @@ def kl_card(
     n = len(trick)
     later = [(seat + i) & 3 for i in range(1, 4 - n)]
     if not want and needy:
-        best = trick[0]
-        bi = 0
-        for i in range(1, n):
-            x = trick[i]
-            if (x // 13 == best // 13 and x > best) or (x < 13 <= best):
-                best = x
-                bi = i
-        if needy >> ((leader + bi) & 3) & 1:
+        if needy >> ((leader + trick_winner_index(trick)) & 3) & 1:
             want = True
         else:
             for q in later:

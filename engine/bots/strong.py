@@ -25,9 +25,9 @@ from ..rules import trick_winner_index
 from ..views import PlayerView
 from . import register
 from .heuristic import HeuristicBot, estimate_tricks, strength
-from .inference import Knowledge, bid_likelihood, knowledge
+from .inference import Knowledge, bid_likelihood, forbidden_by_play, knowledge
 from .sampler import Infeasible, sample_hands, sample_worlds
-from .sim import play_out, read_play, utility
+from .sim import play_out, utility
 
 #: Default work per card decision: playouts shared among the legal cards.
 DEFAULT_PLAY_BUDGET = 240
@@ -88,7 +88,7 @@ def evaluate_cards(
             h = hands[:]
             h[me] ^= 1 << c
             pub = list(kn.public)
-            read_play(pub, me, view.trick, c, first)
+            pub[me] &= ~forbidden_by_play(view.trick, c, first)
             trick = list(view.trick) + [c]
             won = list(view.tricks_won)
             lead = leader

@@ -6,8 +6,10 @@ import random
 
 from engine import apply, new_match, player_view
 from engine.bots import decide
-from engine.bots.inference import NON_SPADES, forbidden_from_plays, knowledge
-from engine.cards import ABOVE, SPADES_MASK, SUIT_MASKS, cards_to_mask, parse_card
+from engine.bots.inference import NON_SPADES, forbidden_by_play, forbidden_from_plays, knowledge
+from engine.cards import ABOVE, FULL_DECK, SPADES_MASK, SUIT_MASKS, cards_to_mask, parse_card
+from engine.match import Play
+from engine.rules import legal_mask
 
 H, D = SUIT_MASKS[1], SUIT_MASKS[2]
 
@@ -89,3 +91,38 @@ def test_readings_never_exclude_a_card_actually_held() -> None:
                             assert state.hands[s] & ~kn.allowed[s] == 0
                             assert kn.counts[s] == state.hands[s].bit_count()
             state = apply(state, decide(bots[seat], player_view(state, seat), rng.random()))
+
+
+def test_forbidden_by_play_is_what_legality_proves() -> None:
+    """A play proves exactly: no card whose presence in the hand would have made that play illegal.
+
+    Checked against :func:`engine.rules.legal_mask` for every play of 20 real deals (random and
+    heuristic players), together with soundness: no reading ever excludes a card actually held.
+    """
+    checked = 0
+    for m in range(20):
+        state = new_match(f"forbidden-{m}")
+        while state.phase == "bidding":
+            state = apply(state, decide("heuristic", player_view(state, state.turn), m))
+        may_hold = [FULL_DECK] * 4
+        while state.deal_number == 1:
+            seat = state.turn
+            assert seat is not None
+            first = not state.tricks
+            trick = list(state.trick)
+            action = decide("random" if m % 2 else "heuristic", player_view(state, seat), m)
+            assert isinstance(action, Play)
+            card = parse_card(action.card)
+            got = forbidden_by_play(trick, card, first)
+            for x in range(52):
+                if x == card or x in trick:
+                    continue
+                proves = not legal_mask((1 << card) | (1 << x), trick, first) >> card & 1
+                assert bool(got >> x & 1) == proves, (trick, card, x)
+            may_hold[seat] &= ~got
+            state = apply(state, action)
+            if state.deal_number == 1:
+                for s in range(4):
+                    assert state.hands[s] & ~may_hold[s] == 0  # sound: never excludes a held card
+            checked += 1
+    assert checked == 20 * 52
