@@ -18,13 +18,15 @@ import statistics
 import time
 from multiprocessing import Pool
 
+from greedy_playout import greedy_play_out
+
 from engine import apply, new_match, player_view
 from engine.bots import decide, register
 from engine.bots.strong import StrongBot
 
 #: Variants of the strong bot to compare against the default (``strong``).
 VARIANTS = {
-    "strong-greedy": lambda: StrongBot(limited=False),  # play-outs in which every seat sees all hands
+    "strong-greedy": lambda: StrongBot(playout=greedy_play_out),  # play-outs in which every seat sees all hands
     "strong-p480": lambda: StrongBot(play_budget=480),
     "strong-b600": lambda: StrongBot(bid_budget=600),
 }

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from engine import apply, new_match, player_view
+from engine import Phase, apply, new_match, player_view
 from engine.bots import decide
 
 
@@ -24,7 +24,7 @@ def play_match(seed: str, seats: list[str]) -> tuple[tuple[int, ...], list[list[
         t0 = time.perf_counter()
         action = decide(seats[seat], view, seed)
         dt = time.perf_counter() - t0
-        times[seat].append(dt if state.phase == "playing" else -dt)
+        times[seat].append(dt if state.phase == Phase.PLAYING else -dt)
         state = apply(state, action)
     for d in state.completed:
         for s in range(4):

@@ -19,6 +19,7 @@ from .match import (
     Bid,
     DealRecord,
     MatchState,
+    Phase,
     Play,
     Trick,
     action_from_json,
@@ -32,7 +33,7 @@ from .views import PlayerView, player_view, spectator_view
 
 __all__ = [
     "BIDDING", "FINISHED", "FORMAT", "PLAYING", "REASON_CODES",
-    "Action", "Bid", "CardError", "DealRecord", "EngineError", "IllegalAction", "MatchState", "Play",
+    "Action", "Bid", "CardError", "DealRecord", "EngineError", "IllegalAction", "MatchState", "Phase", "Play",
     "PlayerView", "ReplayError", "Trick", "VerifyError",
     "action_from_json", "apply", "card_label", "card_str", "deal_hands", "deal_score", "deal_strs",
     "export_replay", "first_dealer", "format_tenths", "import_replay", "legal_plays", "locked_plays",

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
-import statistics
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
+from multiprocessing import Pool
 from pathlib import Path
 
+from .bench import measure
 from .bots import bot_names
 from .errors import EngineError
-from .sim import MatchResult, format_table, match_specs, play_match, summarize
+from .replays import verify_replay
+from .tournament import MatchResult, format_table, match_specs, play_match, summarize
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -95,8 +96,6 @@ def _run(specs: Sequence[object], jobs: int, out: Path | None) -> Iterator[Match
     if jobs == 1:
         yield from map(_play_and_write, work)
         return
-    from multiprocessing import Pool
-
     with Pool(jobs) as pool:
         yield from pool.imap_unordered(_play_and_write, work, chunksize=1)
 
@@ -139,8 +138,6 @@ def _replay_files(paths: Sequence[Path]) -> Iterator[Path]:
 
 def _verify(paths: Sequence[Path]) -> int:
     """One line per file; non-zero exit on any violation, naming the first one."""
-    from .replays import verify_replay
-
     failures = checked = 0
     for path in _replay_files(paths):
         checked += 1
@@ -167,86 +164,9 @@ def _verify(paths: Sequence[Path]) -> int:
 
 # --- bench ------------------------------------------------------------------------------------
 
-def _rate(fn: Callable[[], int], seconds: float) -> float:
-    """Operations per CPU second of ``fn`` (which returns how many it did), over about ``seconds``.
-
-    CPU time of this process, not wall time: on a shared machine other processes' load would
-    otherwise be counted against the engine.
-    """
-    done = 0
-    start = time.process_time()
-    while True:
-        done += fn()
-        elapsed = time.process_time() - start
-        if elapsed >= seconds:
-            return done / elapsed
-
-
 def _bench(args: argparse.Namespace) -> int:
-    from .bots import decide
-    from .deal import deal_masks
-    from .match import apply, new_match, replay
-    from .playout import random_playout
-    from .rules import legal_mask
-    from .views import player_view
-
-    rng = random.Random(2026)
-    deals = [(deal_masks(f"bench-{i}", 1, i % 4), i % 4) for i in range(200)]
-
-    def playouts() -> int:
-        for hands, dealer in deals:
-            random_playout(hands, (dealer + 1) % 4, rng)
-        return len(deals)
-
-    # Legal-move positions taken from real random play: (hand, trick so far, first trick).
-    positions: list[tuple[int, list[int], bool]] = []
-    state = new_match("bench-positions")
-    while state.turn is not None and len(positions) < 2000:
-        view = player_view(state, state.turn)
-        if not view.legal_bids:
-            positions.append((view.hand, list(view.trick), view.first_trick))
-        state = apply(state, decide("random", view, "bench"))
-        if state.turn is None:
-            state = new_match(f"bench-positions-{len(positions)}")
-
-    def legal_calls() -> int:
-        for hand, trick, first in positions:
-            legal_mask(hand, trick, first)
-        return len(positions)
-
-    seeds = [f"deal-{i}" for i in range(200)]
-
-    def dealing() -> int:
-        for s in seeds:
-            deal_masks(s, 1, 0)
-        return len(seeds)
-
-    game = new_match("bench-replay")
-    while game.turn is not None:
-        game = apply(game, decide("random", player_view(game, game.turn), "bench"))
-    log = game.actions
-
-    def replays() -> int:
-        replay("bench-replay", log)
-        return 1
-
-    import tracemalloc
-
-    tracemalloc.start()
-    before = tracemalloc.get_traced_memory()[0]
-    kept = replay("bench-replay", log)
-    state_kib = (tracemalloc.get_traced_memory()[0] - before) / 1024
-    tracemalloc.stop()
-    del kept
-
     runs = max(1, args.runs)
-    figures = {
-        "random_playouts_per_s": statistics.median(_rate(playouts, args.seconds) for _ in range(runs)),
-        "legal_move_calls_per_s": statistics.median(_rate(legal_calls, args.seconds) for _ in range(runs)),
-        "seeded_deal_us": 1e6 / statistics.median(_rate(dealing, args.seconds) for _ in range(runs)),
-        "match_replay_ms": 1e3 / statistics.median(_rate(replays, args.seconds) for _ in range(runs)),
-        "finished_match_state_kib": state_kib,
-    }
+    figures, actions = measure(runs, args.seconds)
     if args.json:
         print(json.dumps(figures, indent=1))
         return 0
@@ -255,6 +175,6 @@ def _bench(args: argparse.Namespace) -> int:
     print(f"random full-deal playouts from dealt hands: {playouts_s:>10,.0f} /s   (goal >= 40,000)")
     print(f"legal-move calls:                           {figures['legal_move_calls_per_s']:>10,.0f} /s")
     print(f"seeded deal (SHA-256 shuffle + dealing):    {figures['seeded_deal_us']:>10.1f} us  (goal <= 25)")
-    print(f"replay of a whole 5-deal match ({len(log)} actions): {figures['match_replay_ms']:>6.2f} ms  (goal <= 2)")
-    print(f"memory held by a finished match state:      {state_kib:>10.1f} KiB")
+    print(f"replay of a whole 5-deal match ({actions} actions): {figures['match_replay_ms']:>6.2f} ms  (goal <= 2)")
+    print(f"memory held by a finished match state:      {figures['finished_match_state_kib']:>10.1f} KiB")
     return 0

@@ -1,4 +1,4 @@
-"""Provably fair deals, exactly as ``fairness.md`` publishes them.
+"""Provably fair deals, exactly as ``docs/fairness.md`` publishes them.
 
 Anyone with the seed can recompute every deal, so the shuffle is deliberately simple: SHA-256 of
 ``"{seed}:{n}:{k}"`` gives the random words, Fisher–Yates with rejection keeps it unbiased.

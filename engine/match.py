@@ -5,8 +5,8 @@ so a server may keep any version around.  ``version`` counts the actions applied
 with the client's expected ``seq`` to reject stale submissions.
 
 >>> s = new_match("example-seed")
->>> s.phase, s.dealer, s.turn, s.version
-('bidding', 3, 0, 0)
+>>> s.phase is Phase.BIDDING, s.phase == "bidding", s.dealer, s.turn, s.version
+(True, True, 3, 0, 0)
 >>> s = apply(s, Bid(0, 4))
 >>> s.turn, s.version
 (1, 1)
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from .cards import SUIT_SYMBOLS, SUITS, card_label, card_str, parse_card
@@ -38,9 +39,18 @@ from .rules import (
     trick_winner_index,
 )
 
-BIDDING = "bidding"
-PLAYING = "playing"
-FINISHED = "finished"
+
+class Phase(StrEnum):
+    """Where a match stands.  A ``str``: each member equals, prints and serialises as its value."""
+
+    BIDDING = "bidding"
+    PLAYING = "playing"
+    FINISHED = "finished"
+
+
+BIDDING = Phase.BIDDING
+PLAYING = Phase.PLAYING
+FINISHED = Phase.FINISHED
 
 
 def _check_seat(seat: object) -> int:
@@ -162,7 +172,7 @@ class MatchState:
     first_dealer: int
     deal_number: int
     dealer: int
-    phase: str
+    phase: Phase
     turn: int | None
     hands: list[int]
     dealt: tuple[tuple[int, ...], ...]

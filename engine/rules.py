@@ -1,4 +1,24 @@
-"""The rules of ``rules.md`` as pure functions on masks, plus a plain-string API for tools.
+"""The rules of Call Break as this engine enforces them, as pure functions (in full: ``docs/rules.md``).
+
+The rules in brief:
+
+* 4 players, each for themselves; a 52-card deck, 13 cards to each seat every deal; 5 deals a match.
+  Seats play in order ``s -> (s + 1) % 4``; the dealer moves one seat on after each deal.  No redeal.
+* Bidding: from the dealer's right round to the dealer, once.  A bid is a whole number 1..13: no
+  pass, no 0, no nil (``bad_bid``, ``bid_out_of_range``).
+* Play: the dealer's right leads the first trick, the winner of a trick leads the next.  Spades are
+  always trump; in every suit A is high, then K Q J 10 … 2.  A trick goes to its highest spade, or,
+  without one, to the highest card of the led suit (:func:`beats`).
+* Leading: on the first trick of a deal no spade may be led unless the hand holds only spades
+  (``no_spade_lead_first_trick``); later any card may be led (no "spades broken" rule).
+* Following: holding the led suit, you must follow it (``must_follow_suit``), and must play a card
+  higher than the best of that suit on the table when you can (``must_beat``), unless a side-suit
+  trick is already trumped, when any card of the led suit will do.  Void in the led suit, you must
+  play a spade when the trick holds none (``must_trump``), and must over-trump the highest spade when
+  you can (``must_overtrump``); a seat whose spades cannot win, or who holds none, may play any card.
+* Scoring in tenths (:func:`deal_score`): tricks won >= bid scores the bid plus 0.1 a trick over it
+  (bid 4, won 6: +4.2); fewer than the bid scores minus the bid (bid 4, won 3: -4.0).  After the
+  fifth deal the highest total wins; equal highest totals share the win.
 
 The fast functions take a hand mask and a trick given as card numbers in play order.  The
 string functions :func:`legal_plays` and :func:`trick_winner` are the stable public API.
@@ -91,14 +111,27 @@ def locked_reasons(hand: int, trick: Sequence[int], first_trick: bool) -> dict[i
     return out
 
 
+def beats(card: int, best: int) -> bool:
+    """Whether ``card``, played to a trick that ``best`` is winning, takes the lead from it.
+
+    It does when it is a higher card of the same suit, or a spade on a card of another suit; any
+    other card (a lower one, or a discard of a third suit) loses to ``best``.
+
+    >>> beats(parse_card("AH"), parse_card("KH")), beats(parse_card("2S"), parse_card("AH"))
+    (True, True)
+    >>> beats(parse_card("AD"), parse_card("2H")), beats(parse_card("AH"), parse_card("2S"))
+    (False, False)
+    """
+    return (card // 13 == best // 13 and card > best) or (card < 13 <= best)
+
+
 def trick_winner_index(trick: Sequence[int]) -> int:
     """Index in ``trick`` of the card that wins it so far: highest spade, else highest of the led suit."""
     best = 0
     win = trick[0]
     for i in range(1, len(trick)):
-        c = trick[i]
-        if (c // 13 == win // 13 and c > win) or (c < 13 <= win):
-            best, win = i, c
+        if beats(trick[i], win):
+            best, win = i, trick[i]
     return best
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import card_str, sorted_for_display
-from .match import BIDDING, FINISHED, PLAYING, DealRecord, MatchState, Trick
+from .match import BIDDING, FINISHED, PLAYING, DealRecord, MatchState, Phase, Trick
 from .rules import locked_reasons
 
 
@@ -25,7 +25,7 @@ class PlayerView:
 
     seat: int | None
     version: int
-    phase: str
+    phase: Phase
     deal_number: int
     dealer: int
     turn: int | None

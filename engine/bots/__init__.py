@@ -2,64 +2,15 @@
 
 ``decide(name, view, seed)`` is the one entry point the site and the CLI use: it seeds the bot's
 random source from ``(seed, view.version, view.seat)`` so a decision is reproducible.
+
+The registry lives in :mod:`.registry`; importing the bot modules here registers the built-in
+bots, so every name is known once ``engine.bots`` is imported.
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable
-from typing import Protocol
-
-from ..errors import EngineError
-from ..match import Action
-from ..views import PlayerView
-
-
-class Bot(Protocol):
-    name: str
-
-    def choose(self, view: PlayerView, rng: random.Random) -> Action:
-        """The bot's bid or card for ``view`` (whose seat is to move)."""
-        ...
-
-
-_FACTORIES: dict[str, Callable[[], Bot]] = {}
-#: Levels offered to people, mapped to bot kinds.
-LEVELS: dict[str, str] = {}
-DEFAULT_BOT = "normal"
-
-
-def register(name: str, factory: Callable[[], Bot]) -> None:
-    _FACTORIES[name] = factory
-
-
-def bot_names() -> list[str]:
-    return sorted(_FACTORIES) + sorted(LEVELS)
-
-
-def resolve(name: str) -> str:
-    """The bot kind behind a name or a level."""
-    kind = LEVELS.get(name, name)
-    if kind not in _FACTORIES:
-        raise EngineError(f"unknown bot {name!r}: choose one of {', '.join(bot_names())}", "unknown_bot")
-    return kind
-
-
-def get_bot(name: str) -> Bot:
-    return _FACTORIES[resolve(name)]()
-
-
-def decide(name: str, view: PlayerView, seed: str | int = 0) -> Action:
-    """Bot ``name``'s action for ``view``; the same (view, seed) always gives the same action."""
-    if not view.my_turn:
-        raise EngineError(f"it is not seat {view.seat}'s turn", "not_your_turn")
-    rng = random.Random(f"{seed}:{view.version}:{view.seat}")
-    return get_bot(name).choose(view, rng)
-
-
-from . import basic, heuristic, strong  # noqa: E402  (registers the built-in bots)
-
-LEVELS.update({"easy": "heuristic-noisy", "normal": "heuristic", "hard": "strong"})
+from . import basic, heuristic, strong
+from .registry import DEFAULT_BOT, LEVELS, Bot, bot_names, decide, get_bot, register, resolve
 
 BOT_NAMES: list[str] = bot_names()
 

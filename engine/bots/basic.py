@@ -8,8 +8,8 @@ from ..cards import SPADES_MASK, card_str, mask_cards
 from ..match import Action, Bid, Play
 from ..rules import trick_winner_index
 from ..views import PlayerView
-from . import register
 from .heuristic import strength
+from .registry import register
 
 
 class RandomBot:

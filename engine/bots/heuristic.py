@@ -14,68 +14,11 @@ from collections.abc import Sequence
 
 from ..cards import ABOVE, SPADES_MASK, SUIT_MASKS, card_str, mask_cards
 from ..match import Action, Bid, Play
+from ..rules import beats, trick_winner_index
 from ..views import PlayerView
-from . import register
+from .evaluation import careful_bid, estimate_tricks
 from .inference import Knowledge, knowledge
-
-SIDE_SUITS = (1, 2, 3)
-
-
-def _rank_bits(hand: int, suit: int) -> int:
-    return (hand >> (13 * suit)) & 8191
-
-
-def estimate_tricks(hand: int) -> float:
-    """Expected sure tricks of a 13-card hand, counted the way the seeds teach.
-
-    >>> from engine.cards import cards_to_mask
-    >>> round(estimate_tricks(cards_to_mask("KS JS 6S 5S 2S AH 8H AD QD 7D 9C 6C 3C".split())), 1)
-    4.8
-    """
-    est = 0.0
-    sp = _rank_bits(hand, 0)
-    ns = sp.bit_count()
-    honours = 0
-    if sp >> 12 & 1:
-        est += 1.0
-        honours += 1
-    if sp >> 11 & 1:
-        est += 1.0 if ns >= 2 else 0.3
-        honours += 1
-    if sp >> 10 & 1:
-        est += 1.0 if ns >= 3 else 0.4
-        honours += 1
-    if sp >> 9 & 1 and ns >= 4:
-        est += 0.3
-    if ns > 4:
-        est += 0.5 * (ns - 4)
-    spare = max(0, ns - honours - max(0, ns - 4))
-    for s in SIDE_SUITS:
-        bits = _rank_bits(hand, s)
-        n = bits.bit_count()
-        ace = bits >> 12 & 1
-        king = bits >> 11 & 1
-        queen = bits >> 10 & 1
-        if ace:
-            est += 1.0 if n <= 6 else 0.7
-        if king:
-            if ace:
-                est += 0.8 if n <= 5 else 0.4
-            elif n >= 2:
-                est += 0.5 if n <= 5 else 0.3
-            else:
-                est += 0.1
-        if queen:
-            if ace or king:
-                est += 0.5 if n >= 3 and n <= 5 else 0.2
-            elif n >= 3:
-                est += 0.25
-        if spare > 0 and n <= 2:
-            ruff = (1.0, 0.7, 0.5)[n]
-            use = min(spare, 3 - n)
-            est += ruff * min(1.0, use / (3 - n)) if n < 2 else ruff
-            spare -= use
-    return est
+from .registry import register
 
 
 def heuristic_bid(view: PlayerView, noise: float = 0.0, rng: random.Random | None = None) -> int:
@@ -84,7 +27,7 @@ def heuristic_bid(view: PlayerView, noise: float = 0.0, rng: random.Random | Non
     est = estimate_tricks(view.hand)
     if noise and rng is not None:
         est += rng.gauss(0.0, noise)
-    bid = max(1, min(13, int(est * 0.88 + 0.1)))
+    bid = careful_bid(est)
     if view.deal_number == 5 and view.totals:
         me = view.seat
         mine = view.totals[me]
@@ -154,22 +97,8 @@ def strength(card: int) -> int:
 
 
 def takes_trick(trick: Sequence[int], card: int) -> bool:
-    """Whether ``card`` would be winning ``trick`` once played on it (inlined: a play-out hot path)."""
-    if not trick:
-        return True
-    best = trick[0]
-    for c in trick[1:]:
-        if (c // 13 == best // 13 and c > best) or (c < 13 <= best):
-            best = c
-    return (card // 13 == best // 13 and card > best) or (card < 13 <= best)
-
-
-def _winner_seat(plays: list[tuple[int, int]]) -> int:
-    seat, best = plays[0]
-    for s, c in plays[1:]:
-        if (c // 13 == best // 13 and c > best) or (c < 13 <= best):
-            seat, best = s, c
-    return seat
+    """Whether ``card`` would be winning ``trick`` once played on it."""
+    return not trick or beats(card, trick[trick_winner_index(trick)])
 
 
 def choose_card(view: PlayerView, kn: Knowledge | None = None) -> int:
@@ -185,7 +114,7 @@ def choose_card(view: PlayerView, kn: Knowledge | None = None) -> int:
     if want:
         return _try_win(t, legal, trick)
     if t.needy:
-        current = _winner_seat(t.plays)
+        current = t.plays[trick_winner_index(trick)][0]
         if current in t.needy or any(q in t.needy for q in t.later):
             return _try_win(t, legal, trick)
     return _lose(t, legal, trick)

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from ..cards import ABOVE, FULL_DECK, SPADES_MASK, SUIT_MASKS
 from ..views import PlayerView
+from .evaluation import estimate_tricks, expected_bid
 
 NON_SPADES = FULL_DECK & ~SPADES_MASK
 #: Spread, in tricks, of a bid around a careful bidder's count (soft evidence, see bid_likelihood).
@@ -146,10 +147,8 @@ def knowledge(view: PlayerView) -> Knowledge:
 def bid_likelihood(dealt_hand: int, bid: int) -> float:
     """Soft evidence: how plausible ``bid`` is from ``dealt_hand`` for a careful bidder (unnormalised).
 
-    A Gaussian in the difference between the bid and the hand's estimated sure tricks; wide enough
-    that unusual bidders are never ruled out.
+    A Gaussian in the difference between the bid and the careful bid on the hand
+    (:func:`.evaluation.expected_bid`); wide enough that unusual bidders are never ruled out.
     """
-    from .heuristic import estimate_tricks  # late import: heuristic imports this module
-
-    diff = bid + 0.4 - estimate_tricks(dealt_hand) * 0.88
+    diff = bid + 0.4 - expected_bid(estimate_tricks(dealt_hand))
     return math.exp(-diff * diff / (2 * BID_SIGMA * BID_SIGMA)) + 0.02

@@ -2,7 +2,7 @@
 
 For a card: the unseen cards are dealt to the other seats many times, each deal consistent with
 every forced-play reading of :mod:`.inference` and weighted by how well it explains the bids; each
-legal card is then played out in every sampled deal with :func:`.sim.play_out`, in which every
+legal card is then played out in every sampled deal with :func:`.playout.play_out`, in which every
 seat plays as the heuristic does from its own knowledge (the same deals for every card, so luck
 cancels between them), and the card with the best weighted mean utility is played.  Utility is the
 deal's score margin over the field, and in the fifth deal the share of the match win.
@@ -18,16 +18,18 @@ The work is an iteration budget, not a clock, so a decision depends only on ``(v
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 
 from ..cards import FULL_DECK, card_str, mask_cards
 from ..match import Action, Bid, Play
 from ..rules import trick_winner_index
 from ..views import PlayerView
-from . import register
-from .heuristic import HeuristicBot, estimate_tricks, strength
+from .evaluation import careful_bid, estimate_tricks
+from .heuristic import HeuristicBot, strength
 from .inference import Knowledge, bid_likelihood, forbidden_by_play, knowledge
+from .playout import play_out, utility
+from .registry import register
 from .sampler import Infeasible, sample_hands, sample_worlds
-from .sim import play_out, utility
 
 #: Default work per card decision: playouts shared among the legal cards.
 DEFAULT_PLAY_BUDGET = 240
@@ -40,6 +42,10 @@ BID_TRICK_BONUS = 0.35
 UNKNOWN = (FULL_DECK, FULL_DECK, FULL_DECK, FULL_DECK)
 MIN_WORLDS = 8
 MAX_WORLDS = 80
+
+#: A play-out: ``(hands, pub, leader, trick, won, bids, first) -> tricks won per seat``, like
+#: :func:`.playout.play_out` (the default; ``bench/greedy_playout.py`` has another to compare).
+PlayOut = Callable[[Sequence[int], Sequence[int], int, Sequence[int], Sequence[int], Sequence[int], bool], list[int]]
 
 
 def _finish_trick(hands: list[int], leader: int, trick: list[int], won: list[int]) -> tuple[int, list[int], list[int]]:
@@ -66,7 +72,7 @@ def distinct_cards(legal: list[int], unseen: int) -> list[int]:
 
 def evaluate_cards(
     view: PlayerView, rng: random.Random, budget: int = DEFAULT_PLAY_BUDGET, kn: Knowledge | None = None,
-    limited: bool = True,
+    playout: PlayOut = play_out,
 ) -> dict[int, float]:
     """Weighted mean utility of each legal card over sampled deals."""
     assert view.seat is not None
@@ -96,7 +102,7 @@ def evaluate_cards(
             if len(trick) == 4:
                 lead, trick, won = _finish_trick(h, lead, trick, won)
                 f = False
-            result = play_out(h, pub if limited else None, lead, trick, won, bids, f)
+            result = playout(h, pub, lead, trick, won, bids, f)
             values[c] += weight * utility(me, bids, result, totals, last, view.deal_number)
     if total_w > 0:
         for c in values:
@@ -105,17 +111,17 @@ def evaluate_cards(
 
 
 def strong_card(
-    view: PlayerView, rng: random.Random, budget: int = DEFAULT_PLAY_BUDGET, limited: bool = True
+    view: PlayerView, rng: random.Random, budget: int = DEFAULT_PLAY_BUDGET, playout: PlayOut = play_out
 ) -> int:
     legal = mask_cards(view.legal_cards)
     if len(legal) == 1:
         return legal[0]
-    values = evaluate_cards(view, rng, budget, limited=limited)
+    values = evaluate_cards(view, rng, budget, playout=playout)
     return max(values, key=lambda c: (round(values[c], 6), -strength(c)))
 
 
 def _base_bid(hand: int) -> int:
-    return max(1, min(13, int(estimate_tricks(hand) * 0.88 + 0.1)))
+    return careful_bid(estimate_tricks(hand))
 
 
 def bid_candidates(view: PlayerView) -> list[int]:
@@ -127,7 +133,7 @@ def bid_candidates(view: PlayerView) -> list[int]:
 
 
 def bid_values(
-    view: PlayerView, rng: random.Random, budget: int = DEFAULT_BID_BUDGET, limited: bool = True
+    view: PlayerView, rng: random.Random, budget: int = DEFAULT_BID_BUDGET, playout: PlayOut = play_out
 ) -> dict[int, float]:
     """Expected utility of each candidate bid over sampled deals."""
     assert view.seat is not None
@@ -158,7 +164,7 @@ def bid_values(
         bonus = rng.random() < BID_TRICK_BONUS
         for b in cands:
             bids[me] = b
-            won = play_out(hands, UNKNOWN if limited else None, leader, [], [0, 0, 0, 0], bids, True)
+            won = playout(hands, UNKNOWN, leader, [], [0, 0, 0, 0], bids, True)
             if bonus and won[me] < 13:
                 top = max(seats, key=lambda s: won[s])
                 won[top] -= 1
@@ -171,9 +177,9 @@ def bid_values(
 
 
 def strong_bid(
-    view: PlayerView, rng: random.Random, budget: int = DEFAULT_BID_BUDGET, limited: bool = True
+    view: PlayerView, rng: random.Random, budget: int = DEFAULT_BID_BUDGET, playout: PlayOut = play_out
 ) -> int:
-    values = bid_values(view, rng, budget, limited)
+    values = bid_values(view, rng, budget, playout)
     # Ties go to the lower bid: bid low rather than high.
     return max(values, key=lambda b: (round(values[b], 6), -b))
 
@@ -181,26 +187,26 @@ def strong_bid(
 class StrongBot:
     """Inference + sampling + playouts (the ``hard`` level).
 
-    ``limited=False`` plays out with :func:`.sim.policy_card` instead, whose seats see every
-    hand of the sampled deal: the first version, kept for comparison (``bench/ab_deals.py``).
+    ``playout`` replaces :func:`.playout.play_out` in the simulations (``bench/ab_deals.py`` compares
+    the first version, whose simulated seats see every hand: ``bench/greedy_playout.py``).
     """
 
     name = "strong"
 
     def __init__(
         self, play_budget: int = DEFAULT_PLAY_BUDGET, bid_budget: int = DEFAULT_BID_BUDGET,
-        limited: bool = True,
+        playout: PlayOut = play_out,
     ) -> None:
         self.play_budget = play_budget
         self.bid_budget = bid_budget
-        self.limited = limited
+        self.playout = playout
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         assert view.seat is not None
         try:
             if view.legal_bids:
-                return Bid(view.seat, strong_bid(view, rng, self.bid_budget, self.limited))
-            return Play(view.seat, card_str(strong_card(view, rng, self.play_budget, self.limited)))
+                return Bid(view.seat, strong_bid(view, rng, self.bid_budget, self.playout))
+            return Play(view.seat, card_str(strong_card(view, rng, self.play_budget, self.playout)))
         except Infeasible:
             # Cannot happen for a view of a real match (the readings are sound), but a bot must
             # always answer: fall back on the heuristic.

@@ -8,6 +8,7 @@ from collections import Counter
 import pytest
 
 import engine
+import engine.deal as deal
 from engine.deal import _shuffled_deck_slow, deal_masks, dealer_of_deal
 
 EXAMPLE_DECK = (
@@ -73,8 +74,6 @@ def test_fast_shuffle_equals_the_word_by_word_reading_of_the_spec() -> None:
 
 def test_rejection_path_is_taken_when_a_word_is_out_of_range(monkeypatch: pytest.MonkeyPatch) -> None:
     """Force every first word to be rejected: the fast path must fall back and keep drawing."""
-    import engine.deal as deal
-
     real = deal._sha256
 
     class Fake:

@@ -19,20 +19,3 @@ def test_doctests(name: str) -> None:
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0
 
-
-def test_engine_imports_nothing_but_the_standard_library() -> None:
-    import ast
-    import sys
-    from pathlib import Path
-
-    root = Path(engine.__file__).parent
-    for path in root.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
-            names = []
-            if isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                names = [node.module]
-            for name in names:
-                top = name.split(".")[0]
-                assert top == "engine" or top in sys.stdlib_module_names, f"{path}: imports {name}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -205,3 +206,14 @@ def test_ties_share_the_win() -> None:
             assert all(totals[w] == max(totals) for w in final.winners)
             return
     pytest.skip("no tie among 400 random matches")
+
+
+def test_phase_is_a_string_enum_that_serialises_as_before() -> None:
+    """Views and logs carry the phase as the strings "bidding", "playing", "finished"."""
+    assert [p.value for p in engine.Phase] == ["bidding", "playing", "finished"]
+    assert (engine.BIDDING, engine.PLAYING, engine.FINISHED) == ("bidding", "playing", "finished")
+    s = engine.new_match("phase")
+    assert s.phase is engine.Phase.BIDDING and s.phase == "bidding" and str(s.phase) == "bidding"
+    assert f"{s.phase}" == "bidding" and json.dumps(s.phase) == '"bidding"'
+    assert json.dumps(engine.player_view(s, 0).to_json()["phase"]) == '"bidding"'
+

@@ -8,7 +8,7 @@ import pytest
 
 import engine
 from engine.cards import card_str, cards_to_mask, mask_cards
-from engine.rules import deal_score, legal_mask, locked_reasons
+from engine.rules import beats, deal_score, legal_mask, locked_reasons
 from tests.engine.reference import reference_legal_plays, reference_trick_winner
 
 ALL_CARDS = [card_str(c) for c in range(52)]
@@ -204,3 +204,16 @@ def test_trick_winner_equals_the_reference() -> None:
     for _ in range(50_000):
         trick = rng.sample(ALL_CARDS, 4)
         assert engine.trick_winner(trick) == reference_trick_winner(trick), trick
+
+
+def test_beats_equals_the_reference_on_every_pair_of_cards() -> None:
+    """``beats(card, best)`` on every pair: ``best`` led, or ``best`` a spade that trumped a side-suit lead."""
+    for best in range(52):
+        for card in range(52):
+            if card == best:
+                continue
+            assert beats(card, best) == (reference_trick_winner([card_str(best), card_str(card)]) == 1)
+            if best < 13:
+                led = next(c for c in range(13, 52) if c != card)
+                trick = [card_str(led), card_str(best), card_str(card)]
+                assert beats(card, best) == (reference_trick_winner(trick) == 2)

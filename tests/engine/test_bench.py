@@ -1,4 +1,4 @@
-"""The fast playout inlines the rules: check it plays exactly what the rules allow.
+"""The benchmark's random playout inlines the rules: check it plays exactly what the rules allow.
 
 With a source whose ``getrandbits`` always returns the same value ``v``, the playout always takes
 the ``v % n``-th lowest legal card: a deterministic policy we can re-run through the slow path.
@@ -11,9 +11,9 @@ import random
 import pytest
 
 import engine
+from engine.bench import random_deal_scores, random_playout
 from engine.cards import mask_cards
 from engine.deal import deal_masks
-from engine.playout import random_deal_scores, random_playout
 from engine.rules import legal_mask, trick_winner_index
 
 

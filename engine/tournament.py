@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from .bots import decide, resolve
 from .match import MatchState, apply, new_match
+from .replays import export_replay
 from .views import player_view
 
 
@@ -58,8 +59,6 @@ def match_specs(n: int, bots: Sequence[str], prefix: str, duplicate: bool) -> li
 
 def play_match(spec: MatchSpec, keep_replay: bool = True) -> MatchResult:
     """Play one bot-only match; every decision goes through the seat's view and the rules."""
-    from .replays import export_replay
-
     state: MatchState = new_match(spec.seed)
     bid_times: list[list[float]] = [[], [], [], []]
     card_times: list[list[float]] = [[], [], [], []]

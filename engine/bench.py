@@ -1,15 +1,25 @@
-"""Fast random playouts on masks, for benchmarks and for bots that simulate.
+"""The core's benchmark behind ``python -m engine bench``: a fast random-playout kernel and the figures.
 
-These loops inline the rules of :mod:`engine.rules` (a test checks them against
-:func:`engine.rules.legal_mask`) because a bot runs thousands of playouts per decision and a
-function call per card would halve the speed.  A uniform pick from a one-suit set is a lookup in
-``SUIT_BITS``; only leads and free discards walk the suits.
+:func:`random_playout` plays the rest of a deal uniformly at random over the legal cards.  Its loop
+inlines the rules of :mod:`engine.rules` (``tests/engine/test_bench.py`` checks every card it plays
+against :func:`engine.rules.legal_mask`) because a function call per card would halve the speed.  A
+uniform pick from a one-suit set is a lookup in ``SUIT_BITS``; only leads and free discards walk the
+suits.  :func:`measure` times it with the legal-move function, the seeded deal and a whole replay.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+import statistics
+import time
+import tracemalloc
+from collections.abc import Callable, Sequence
+
+from .bots import decide
+from .deal import deal_masks
+from .match import apply, new_match, replay
+from .rules import deal_score, legal_mask, trick_winner_index
+from .views import player_view
 
 #: ``ABOVE_RANK[r]``: the ranks above rank ``r`` as a 13-bit pattern.
 ABOVE_RANK: tuple[int, ...] = tuple(8191 & ~((1 << (r + 1)) - 1) for r in range(13))
@@ -22,8 +32,6 @@ _NEXT3: tuple[tuple[int, ...], ...] = tuple(tuple((s + i) % 4 for i in (1, 2, 3)
 SUIT_BITS: tuple[tuple[int, ...], ...] = tuple(
     tuple(r for r in range(13) if m >> r & 1) for m in range(1 << 13)
 )
-
-
 
 
 def random_playout(
@@ -58,13 +66,9 @@ def random_playout(
     if trick:
         # Resume a trick in progress: its leading card, whether it is trumped, who is still to play.
         led = trick[0] // 13
-        win = trick[0]
-        winner = leader
-        for i in range(1, len(trick)):
-            c = trick[i]
-            if (c // 13 == win // 13 and c > win) or (c < 13 <= win):
-                win = c
-                winner = (leader + i) & 3
+        bi = trick_winner_index(trick)
+        win = trick[bi]
+        winner = (leader + bi) & 3
         wr = win % 13
         trumped = led != 0 and win < 13
         followers = nexts[leader][len(trick) - 1:]
@@ -147,4 +151,85 @@ def random_deal_scores(hands: Sequence[int], dealer: int, rng: random.Random) ->
     """A whole random deal from dealt hands: uniform bids 1..13, random play, scores in tenths."""
     bids = [rng.randint(1, 13) for _ in range(4)]
     won = random_playout(hands, (dealer + 1) % 4, rng)
-    return [b * 10 + (w - b) if w >= b else -b * 10 for b, w in zip(bids, won, strict=True)]
+    return [deal_score(b, w) for b, w in zip(bids, won, strict=True)]
+
+
+# --- The figures of ``python -m engine bench`` ------------------------------------------------------
+
+def _rate(fn: Callable[[], int], seconds: float) -> float:
+    """Operations per CPU second of ``fn`` (which returns how many it did), over about ``seconds``.
+
+    CPU time of this process, not wall time: on a shared machine other processes' load would
+    otherwise be counted against the engine.
+    """
+    done = 0
+    start = time.process_time()
+    while True:
+        done += fn()
+        elapsed = time.process_time() - start
+        if elapsed >= seconds:
+            return done / elapsed
+
+
+def measure(runs: int, seconds: float) -> tuple[dict[str, float], int]:
+    """The core's figures, each the median of ``runs`` runs of about ``seconds``; and the replayed log's length.
+
+    Random full-deal playouts from dealt hands per second, legal-move calls per second on positions
+    from real random play, microseconds per seeded deal, milliseconds per replay of a whole match,
+    and the memory held by a finished match state.
+    """
+    rng = random.Random(2026)
+    deals = [(deal_masks(f"bench-{i}", 1, i % 4), i % 4) for i in range(200)]
+
+    def playouts() -> int:
+        for hands, dealer in deals:
+            random_playout(hands, (dealer + 1) % 4, rng)
+        return len(deals)
+
+    # Legal-move positions taken from real random play: (hand, trick so far, first trick).
+    positions: list[tuple[int, list[int], bool]] = []
+    state = new_match("bench-positions")
+    while state.turn is not None and len(positions) < 2000:
+        view = player_view(state, state.turn)
+        if not view.legal_bids:
+            positions.append((view.hand, list(view.trick), view.first_trick))
+        state = apply(state, decide("random", view, "bench"))
+        if state.turn is None:
+            state = new_match(f"bench-positions-{len(positions)}")
+
+    def legal_calls() -> int:
+        for hand, trick, first in positions:
+            legal_mask(hand, trick, first)
+        return len(positions)
+
+    seeds = [f"deal-{i}" for i in range(200)]
+
+    def dealing() -> int:
+        for s in seeds:
+            deal_masks(s, 1, 0)
+        return len(seeds)
+
+    game = new_match("bench-replay")
+    while game.turn is not None:
+        game = apply(game, decide("random", player_view(game, game.turn), "bench"))
+    log = game.actions
+
+    def replays() -> int:
+        replay("bench-replay", log)
+        return 1
+
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    kept = replay("bench-replay", log)
+    state_kib = (tracemalloc.get_traced_memory()[0] - before) / 1024
+    tracemalloc.stop()
+    del kept
+
+    figures = {
+        "random_playouts_per_s": statistics.median(_rate(playouts, seconds) for _ in range(runs)),
+        "legal_move_calls_per_s": statistics.median(_rate(legal_calls, seconds) for _ in range(runs)),
+        "seeded_deal_us": 1e6 / statistics.median(_rate(dealing, seconds) for _ in range(runs)),
+        "match_replay_ms": 1e3 / statistics.median(_rate(replays, seconds) for _ in range(runs)),
+        "finished_match_state_kib": state_kib,
+    }
+    return figures, len(log)

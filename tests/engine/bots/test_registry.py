@@ -1,0 +1,64 @@
+"""The registry and ``decide``: names and levels, decisions from the view only, bot matches that verify."""
+
+from __future__ import annotations
+
+import random
+
+from engine import apply, export_replay, new_match, player_view, verify_replay
+from engine.bots import BOT_NAMES, DEFAULT_BOT, LEVELS, decide, get_bot
+from engine.match import MatchState
+
+
+def play_match(seed: str, seats: list[str]) -> MatchState:
+    state = new_match(seed)
+    while not state.is_finished:
+        seat = state.turn
+        assert seat is not None
+        state = apply(state, decide(seats[seat], player_view(state, seat), seed))
+    return state
+
+
+def test_registry_contract() -> None:
+    for name in ("random", "heuristic", "strong"):
+        assert name in BOT_NAMES
+    assert DEFAULT_BOT == "normal"
+    assert LEVELS["normal"] == "heuristic" and LEVELS["hard"] == "strong"
+    assert get_bot("easy").name != "heuristic"
+
+
+def _shuffled_twin(state: MatchState, seat: int, rng: random.Random) -> MatchState:
+    """The same public history, the other seats' unplayed cards dealt anew (same counts)."""
+    twin = state.copy()
+    others = [s for s in range(4) if s != seat]
+    pool = [c for s in others for c in range(52) if state.hands[s] >> c & 1]
+    rng.shuffle(pool)
+    for s in others:
+        n = state.hands[s].bit_count()
+        twin.hands[s] = sum(1 << c for c in pool[:n])
+        pool = pool[n:]
+    return twin
+
+
+def test_decision_depends_on_the_view_only() -> None:
+    rng = random.Random(3)
+    state = new_match("view-only")
+    checked = 0
+    while not state.is_finished and state.deal_number == 1:
+        seat = state.turn
+        assert seat is not None
+        view = player_view(state, seat)
+        if state.phase == "playing" and len(state.tricks) in (2, 6, 9) or state.phase == "bidding":
+            twin = _shuffled_twin(state, seat, rng)
+            assert twin.hands != state.hands or state.phase == "playing" and len(state.tricks) > 9
+            twin_view = player_view(twin, seat)
+            assert twin_view == view
+            for name in ("strong", "heuristic", "easy"):
+                assert decide(name, view, "s1") == decide(name, twin_view, "s1")
+            checked += 1
+        state = apply(state, decide("heuristic", view, "x"))
+    assert checked >= 8
+
+
+def test_bot_replays_verify() -> None:
+    state = play_match("verify-bots", ["strong", "heuristic", "easy", "random"])
+    verify_replay(export_replay(state))
