@@ -11,7 +11,7 @@ RUN_ID := $(shell echo $$$$)
 PG_URL ?= postgres://postgres@127.0.0.1:5432/callbreak_$(RUN_ID)
 REDIS_TEST_URL ?= redis://127.0.0.1:6379/$(shell echo $$(( $(RUN_ID) % 11 + 5 )))
 
-.PHONY: run test install lint typecheck test-engine test-site test-site-pg test-realstack bench migrate worker beat
+.PHONY: run test install lint contracts typecheck test-engine test-site test-site-pg test-realstack bench migrate worker beat
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -42,6 +42,10 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# The architecture: engine free of Django, the layers inside games (pyproject.toml [tool.importlinter]).
+contracts: $(STAMP)
+	$(BIN)/lint-imports
+
 test-engine: $(STAMP)
 	$(BIN)/pytest -q tests/engine
 
@@ -55,7 +59,7 @@ test-site-pg: $(STAMP)
 test-realstack: $(STAMP)
 	DATABASE_URL=$(PG_URL) REDIS_URL=$(REDIS_TEST_URL) $(BIN)/pytest -q tests/site -m realstack -p no:cacheprovider
 
-test: $(STAMP) lint typecheck
+test: $(STAMP) lint contracts typecheck
 	$(BIN)/pytest -q tests -m "not realstack"
 	$(MAKE) --no-print-directory test-site-pg
 	$(MAKE) --no-print-directory test-realstack

@@ -11,8 +11,8 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from games.realtime.auth import TokenAuthMiddleware  # noqa: E402
-from games.realtime.routing import websocket_urlpatterns  # noqa: E402
+from games.players.ws_auth import TokenAuthMiddleware  # noqa: E402
+from games.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {

@@ -5,18 +5,19 @@ from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from games.api import errors
+from games import api_errors
+from games.urls import api_urlpatterns, page_urlpatterns
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
-    path("api/", include("games.api.urls")),
+    path("api/", include(api_urlpatterns)),
     path("i18n/", include("django.conf.urls.i18n")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
-    path("", include("games.page_urls")),
+    path("", include(page_urlpatterns)),
 ]
 
-handler404 = errors.handler404
-handler500 = errors.handler500
+handler404 = api_errors.handler404
+handler500 = api_errors.handler500

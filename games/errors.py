@@ -1,4 +1,4 @@
-"""Domain errors raised by services and selectors; the API turns them into ``{code, detail}``."""
+"""Domain errors raised by commands and reads; the API turns them into ``{code, detail}``."""
 
 
 class GameError(Exception):
@@ -42,3 +42,30 @@ class NotFinished(GameError):
         super().__init__(
             "not_finished", "The match is not finished; its replay (with the seed) is shown only at the end."
         )
+
+
+class TableNotFound(GameError):
+    """Unknown table, or a private one the user may not see: both look the same."""
+
+    status = 404
+
+    def __init__(self) -> None:
+        super().__init__("not_found", "No such table.")
+
+
+class TableConflict(GameError):
+    status = 409
+
+
+class NotHost(GameError):
+    status = 403
+
+    def __init__(self) -> None:
+        super().__init__("not_host", "Only the host may do that.")
+
+
+class PlayerNotFound(GameError):
+    status = 404
+
+    def __init__(self) -> None:
+        super().__init__("not_found", "No such player.")

@@ -12,6 +12,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 import pytest
+from django.test import Client
 from rest_framework.test import APIClient
 from site_helpers import PASSWORD, client_for
 
@@ -74,6 +75,21 @@ def user(make_user: Any) -> Any:
 @pytest.fixture
 def api(user: Any) -> APIClient:
     return client_for(user)
+
+
+@pytest.fixture
+def root(django_user_model: Any) -> Client:
+    """A browser logged in as a superuser, for the admin."""
+    django_user_model.objects.create_superuser("root", "root@example.com", PASSWORD)
+    c = Client()
+    assert c.login(username="root", password=PASSWORD)
+    return c
+
+
+@pytest.fixture
+def admin_client_(root: Client) -> Client:
+    """The same superuser's browser, under the name the admin tests of users and match logs use."""
+    return root
 
 
 @pytest.fixture(scope="session", autouse=True)

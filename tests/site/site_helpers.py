@@ -1,17 +1,23 @@
-"""Shared helpers: play legal moves, find cards in JSON, check a message leaks nothing."""
+"""Shared helpers: play legal moves, find cards in JSON, check a message leaks nothing, log in a browser or
+a socket, start a two-person correspondence match."""
 
 from __future__ import annotations
 
 import json
 import random
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from django.test import Client
 from rest_framework.test import APIClient
 
 import engine
 
+if TYPE_CHECKING:
+    from channels.testing import WebsocketCommunicator
+
 PASSWORD = "correct-horse-battery-9"
+ORIGIN = (b"origin", b"http://testserver")
 CARD_RE = re.compile(r"^[2-9TJQKA][SHDC]$")
 
 
@@ -77,3 +83,40 @@ def client_for(user: Any) -> APIClient:
     token, _ = Token.objects.get_or_create(user=user)
     client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
     return client
+
+
+def browser(user: Any, lang: str = "en") -> Client:
+    """A Django test client logged in as ``user`` with ``lang`` chosen."""
+    c = Client()
+    assert c.login(username=user.username, password=PASSWORD)
+    c.cookies["django_language"] = lang
+    return c
+
+
+async def ws(path: str, user: Any) -> WebsocketCommunicator:
+    """A WebSocket on ``path`` authenticated by the user's token, connected."""
+    from channels.db import database_sync_to_async
+    from channels.testing import WebsocketCommunicator
+    from rest_framework.authtoken.models import Token
+
+    from callbreak_site.asgi import application
+
+    key = (await database_sync_to_async(Token.objects.get_or_create)(user=user))[0].key
+    comm = WebsocketCommunicator(application, f"{path}?token={key}", headers=[ORIGIN])
+    connected, code = await comm.connect()
+    assert connected, code
+    return comm
+
+
+def two_people(make_user: Any, move_seconds: int = 3600) -> tuple[Any, Any, Any]:
+    """A correspondence match of amy (seat 0) and bo (seat 2) with two random bots."""
+    from games.matches import commands
+
+    a, b = make_user("amy", email="amy@example.com"), make_user("bo", email="bo@example.com")
+    match = commands.create_match(
+        seats=[commands.SeatSpec(user=a), commands.SeatSpec(bot="random"), commands.SeatSpec(user=b),
+               commands.SeatSpec(bot="random")],
+        move_seconds=move_seconds,
+    )
+    match.refresh_from_db()
+    return match, a, b

@@ -1,1 +1,0 @@
-"""The REST API (DRF): thin views over games.services and games.selectors."""

@@ -1,0 +1,206 @@
+"""After-commit effects: everything a write sets off, sent only once its transaction has committed.
+
+Commands call these inside their transaction; each registers a ``transaction.on_commit`` hook. Hooks are
+``robust``: the write is committed whatever happens here, and a lost socket message or task is recovered
+(clients resync by ``seq``, beat's sweeps find stalled bot turns, due deadlines and unrated matches).
+
+This is the one place that sends group messages and Celery tasks and calls ``games.players.notices``.
+Tasks are sent by their registered name: ``games.tasks`` sits above the commands that call this module,
+so importing it here would close an import circle.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from celery import current_app
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import transaction
+
+import engine
+
+from .groups import LOBBY_GROUP, match_group, user_group
+from .matches import reads as match_reads
+from .matches.models import Match
+from .players import notices
+from .players.models import Notice
+from .tables import reads as table_reads
+
+log = logging.getLogger(__name__)
+
+BOT_MOVE = "games.tasks.bot_move"
+EXPIRE_TURN = "games.tasks.expire_turn"
+REMIND_TURN = "games.tasks.remind_turn"
+RATE_MATCH = "games.tasks.rate_match"
+SEND_NOTICE_EMAIL = "games.tasks.send_notice_email"
+
+# Timers for short (live) turns only: beat's sweep handles the rest, and a broker may redeliver a
+# far-future ETA task many times (harmless, as the tasks check seq and the deadline, but wasteful).
+TIMER_MAX_SECONDS = 3600
+
+_local = threading.local()
+
+
+def _on_commit(func: Callable[[], None]) -> None:
+    transaction.on_commit(func, robust=True)
+
+
+def send_task(name: str, *args: Any, **options: Any) -> None:
+    """Send a task by name (in eager mode, e.g. ``make run`` and tests, it runs at once in-process)."""
+    task = current_app.tasks[name]
+    if options and not settings.CELERY_TASK_ALWAYS_EAGER:
+        task.apply_async(args, **options)
+    else:
+        task.delay(*args)
+
+
+def _group_send(group: str, message: dict[str, Any]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(group, message)
+    except Exception:  # a lost message is recovered by the page refetching; never fail a write
+        log.exception("could not send to group %s", group)
+
+
+# --- matches --------------------------------------------------------------------------------------
+
+def notify_match(match_id: int, seq: int, event: str = "match.updated") -> None:
+    """Group message with ids and seq only; each consumer fetches its own seat's view.
+
+    ``match.updated``: a new action made ``seq``. ``match.changed``: same ``seq``, but something
+    else in the views changed (a seat handed to a bot, the match aborted), so consumers resend.
+    """
+    _group_send(match_group(match_id), {"type": event, "match_id": match_id, "seq": seq})
+
+
+def enqueue_bot_move(match_id: int, seq: int) -> None:
+    """Send the bot move due at ``seq``; in eager mode run the chain as a loop, not a recursion.
+
+    In eager mode each move's on-commit hook would otherwise call the next task from inside the
+    previous one, nesting a whole match (hundreds of moves) on the stack. The outermost call drains
+    a queue instead, so each task runs after the previous transaction has fully finished.
+    """
+    task = current_app.tasks[BOT_MOVE]
+    if not settings.CELERY_TASK_ALWAYS_EAGER:
+        delay = settings.BOT_DELAY_SECONDS
+        task.apply_async((match_id, seq), countdown=delay if delay > 0 else None)
+        return
+    pending = getattr(_local, "pending", None)
+    if pending is not None:
+        pending.append((match_id, seq))
+        return
+    _local.pending = deque([(match_id, seq)])
+    try:
+        while _local.pending:
+            task.apply(args=_local.pending.popleft(), throw=True)
+    finally:
+        _local.pending = None
+
+
+def match_advanced(match: Match, state: engine.MatchState) -> None:
+    """The match began or its log grew to ``state``. Once committed: tell its sockets, send the bot
+    move if a bot is to act, then (timed or rated matches) the your-turn notice, timers and rating."""
+    match_id, seq = match.pk, state.version
+    bot_to_act = not state.is_finished and match_reads.bot_is_to_act(match, state.turn)
+    timed_or_rated = bool(match.move_seconds or match.rated)
+
+    def run() -> None:
+        notify_match(match_id, seq)
+        if bot_to_act:
+            enqueue_bot_move(match_id, seq)
+        if timed_or_rated:
+            _turn_started(match_id, seq)
+
+    _on_commit(run)
+
+
+def seats_changed(match: Match, *, bot_to_act: bool) -> None:
+    """Same ``seq``, other views: a seat went to a bot or the match was aborted. Once committed: tell
+    the match's sockets to resend, and send the bot move if the seat handed over is to act."""
+    match_id, seq = match.pk, match.seq
+
+    def run() -> None:
+        notify_match(match_id, seq, event="match.changed")
+        if bot_to_act:
+            enqueue_bot_move(match_id, seq)
+
+    _on_commit(run)
+
+
+def _turn_started(match_id: int, seq: int) -> None:
+    """After a committed action of a timed or rated match: rate it if it finished, else tell the person
+    whose turn it is and set the turn's timers."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or match.seq != seq:
+        return
+    if match.status == Match.Status.FINISHED:
+        if match.rated and match.rated_at is None:
+            send_task(RATE_MATCH, match_id)
+        return
+    if match.status != Match.Status.ACTIVE or match.deadline is None or match.turn is None:
+        return
+    seat = match.seats.filter(index=match.turn).first()
+    if seat is None or seat.user_id is None or seat.played_by_bot:
+        return
+    deliver_notice(seat.user_id, match_id, seq, Notice.Kind.YOUR_TURN)
+    if not settings.CELERY_TASK_ALWAYS_EAGER and (match.move_seconds or 0) <= TIMER_MAX_SECONDS:
+        send_task(EXPIRE_TURN, match_id, seq, eta=match.deadline)
+        if match.remind_at:
+            send_task(REMIND_TURN, match_id, seq, eta=match.remind_at)
+
+
+# --- people ---------------------------------------------------------------------------------------
+
+def send_to_user(user_id: int, payload: dict[str, Any]) -> None:
+    """To every open tab of the user (ids, kinds and times only: never a hand)."""
+    _group_send(user_group(user_id), {"type": "user.notice", "payload": payload})
+
+
+def deliver_notice(user_id: int, match_id: int, seq: int, kind: str) -> Notice | None:
+    """Record one notice, show it in the user's open tabs, and email it unless the user is on the
+    match page or does not want email. Does nothing if it was already sent."""
+    record = notices.record(user_id, match_id, seq, kind)
+    if record is None:
+        return None
+    obj, payload = record
+    send_to_user(user_id, payload)
+    if notices.should_email(user_id, match_id):
+        send_task(SEND_NOTICE_EMAIL, obj.pk)
+    return obj
+
+
+def notice(user_id: int, match_id: int, seq: int, kind: str) -> None:
+    """``deliver_notice`` once the current transaction has committed."""
+
+    def run() -> None:
+        deliver_notice(user_id, match_id, seq, kind)
+
+    _on_commit(run)
+
+
+# --- tables ---------------------------------------------------------------------------------------
+
+def table_changed(table_id: int, extra_user_ids: tuple[int, ...] = ()) -> None:
+    """Once committed, tell lobby listeners: everyone for a public table; a private one only its members
+    (and ``extra_user_ids``, e.g. someone who just left), so its existence is not broadcast."""
+
+    def run() -> None:
+        audience = table_reads.audience(table_id)
+        if audience is None:
+            return
+        message = {"type": "lobby.updated", "table_id": table_id}
+        if audience == "public":
+            _group_send(LOBBY_GROUP, message)
+            return
+        for user_id in sorted(set(audience) | set(extra_user_ids)):
+            _group_send(user_group(user_id), message)
+
+    _on_commit(run)

@@ -1,0 +1,89 @@
+"""Admin of matches: a read-only action log (the log is append-only; editing it would break the replay)
+and an action to abort running matches."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest
+
+from . import commands
+from .models import Action, Match, Seat
+
+
+@admin.action(description="Abort selected running matches (nobody is rated)")
+def abort_matches(modeladmin: Any, request: HttpRequest, queryset: QuerySet[Any]) -> None:
+    done = sum(1 for match in queryset if commands.abort_match(match))
+    modeladmin.message_user(request, f"Aborted {done} match(es); finished or aborted ones were left alone.")
+
+
+class SeatInline(admin.TabularInline[Seat, Match]):
+    model = Seat
+    extra = 0
+    can_delete = False
+    fields = ("index", "kind", "name", "user", "bot", "autopilot")
+    readonly_fields = ("index", "kind", "name", "user", "bot", "autopilot")
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class ActionInline(admin.TabularInline[Action, Match]):
+    model = Action
+    extra = 0
+    can_delete = False
+    fields = ("seq", "seat", "bid", "card", "made_by", "user", "made_at")
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin[Match]):
+    list_display = ("id", "status", "seq", "turn", "players", "rated", "deadline", "created_at", "finished_at")
+    list_filter = ("status", "rated", "created_at")
+    actions = [abort_matches]
+    search_fields = ("id", "seats__user__username", "seed_commitment")
+    readonly_fields = (
+        "status", "seq", "turn", "seed_commitment", "seed", "bot_seed", "created_by", "created_at",
+        "updated_at", "finished_at", "move_seconds", "deadline", "remind_at", "rated", "rated_at",
+    )
+    inlines = [SeatInline, ActionInline]
+
+    @admin.display(description="players")
+    def players(self, obj: Match) -> str:
+        return ", ".join(s.name for s in obj.seats.all())
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Match]:
+        return super().get_queryset(request).prefetch_related("seats")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # matches are made through the site so their logs stay engine-valid
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Action)
+class ActionAdmin(admin.ModelAdmin[Action]):
+    list_display = ("match", "seq", "seat", "bid", "card", "made_by", "made_at")
+    list_filter = ("made_by",)
+    search_fields = ("match__id",)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -1,0 +1,328 @@
+"""Writes to matches. Every change to a match goes through here, by one pipeline:
+
+1. lock the match row (``lock_match``, or ``_turn_due`` for tasks that play a turn only if it is still due),
+2. check the expected ``seq`` and the status,
+3. apply the action through the engine and append it to the log (``_append``), which also updates the
+   row's cached fields and the turn's deadline,
+4. hand the after-commit effects (socket notices, the next bot move, your-turn notices, timers, rating)
+   to ``games.effects``, which sends them only once the transaction has committed.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+import engine
+import engine.bots
+from engine.bots import BOT_NAMES, DEFAULT_BOT
+from games import effects
+from games.errors import GameError, MatchNotFound, StaleSeq
+
+from . import deadlines, reads
+from .models import Action, Match, Seat
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """Who sits at a seat: a user, or a bot of the given level."""
+
+    user: Any = None
+    bot: str | None = None
+
+
+def check_bot_level(level: str | None) -> str:
+    if level is None or level == "":
+        return DEFAULT_BOT
+    if not isinstance(level, str) or level not in BOT_NAMES:
+        raise GameError("unknown_bot", f"Unknown bot level {level!r}; choose one of: {', '.join(BOT_NAMES)}.")
+    return level
+
+
+def check_seed(seed: object) -> str:
+    if not isinstance(seed, str) or not seed or len(seed) > 200:
+        raise GameError("bad_seed", "A seed is a non-empty string of at most 200 characters.")
+    return seed
+
+
+def parse_action_payload(payload: object) -> tuple[int, dict[str, Any]]:
+    """Check the shape of ``{"seq": n, "bid": b}`` / ``{"seq": n, "card": "QH"}``; the engine checks the rest."""
+    if not isinstance(payload, dict):
+        raise GameError("bad_request", 'Send a JSON object like {"seq": 3, "bid": 4} or {"seq": 9, "card": "QH"}.')
+    seq = payload.get("seq")
+    if isinstance(seq, bool) or not isinstance(seq, int) or seq < 0:
+        raise GameError("bad_seq", "`seq` must be the match's current seq, a non-negative integer.")
+    has_bid, has_card = "bid" in payload, "card" in payload
+    if has_bid == has_card:
+        raise GameError("bad_action", "Send exactly one of `bid` or `card`.")
+    if has_bid:
+        bid = payload["bid"]
+        if isinstance(bid, bool) or not isinstance(bid, int):
+            raise GameError("bad_bid", "A bid is an integer from 1 to 13.")
+        return seq, {"bid": bid}
+    card = payload["card"]
+    if not isinstance(card, str) or len(card) > 8:
+        raise GameError("bad_card", 'A card is a string such as "QH" or "TS".')
+    return seq, {"card": card}
+
+
+# --- the pipeline ---------------------------------------------------------------------------------
+
+def lock_match(match_id: int) -> Match:
+    """The match row, locked until the transaction ends: every write to a match starts here."""
+    match = Match.objects.select_for_update().filter(pk=match_id).first()
+    if match is None:
+        raise MatchNotFound()
+    return match
+
+
+def _turn_due(match_id: int, seq: int) -> tuple[Match, Seat] | None:
+    """The locked match and the seat to act if the turn at ``seq`` is still to be played, else None.
+
+    Tasks and sweeps call this: a redelivered task, or a timer and a sweep racing for one turn, find
+    ``seq`` moved on and play nothing.
+    """
+    match = Match.objects.select_for_update().filter(pk=match_id).first()
+    if match is None or match.seq != seq or match.status != Match.Status.ACTIVE or match.turn is None:
+        return None
+    return match, match.seats.get(index=match.turn)
+
+
+def _append(match: Match, state: engine.MatchState, action: Any, made_by: str, user: Any) -> engine.MatchState:
+    """Apply ``action`` to ``state`` (the replay of the locked ``match``), log it, and queue the effects."""
+    new_state = engine.apply(state, action)
+    data = action.to_json()
+    Action.objects.create(
+        match=match,
+        seq=state.version,
+        seat=data["seat"],
+        bid=data.get("bid"),
+        card=data.get("card", ""),
+        made_by=made_by,
+        user=user,
+    )
+    match.seq = new_state.version
+    match.turn = new_state.turn
+    fields = ["seq", "turn", "updated_at"]
+    if match.move_seconds:
+        fields += deadlines.after_action(match, new_state, made_by, data["seat"])
+    if new_state.is_finished:
+        match.status = Match.Status.FINISHED
+        match.finished_at = timezone.now()
+        fields += ["status", "finished_at"]
+    match.save(update_fields=fields)
+    effects.match_advanced(match, new_state)
+    return new_state
+
+
+def _bot_action(match: Match, state: engine.MatchState, seat: int, level: str, bot_seed: str) -> Any:
+    """The bot's action for ``seat``, decided from that seat's view only.
+
+    A bot bug must not stall the match forever (a retry would decide the same): it is logged and the
+    plain random bot, which only picks from ``view.legal``, moves instead.
+    """
+    view = engine.player_view(state, seat)
+    try:
+        action = engine.bots.decide(level, view, bot_seed)
+        engine.apply(state, action)  # check it before any write, so nothing is half-stored
+        return action
+    except Exception:
+        log.exception("bot %r failed or made an illegal move in match %s at %s", level, match.pk, bot_seed)
+        return engine.bots.decide("random", view, bot_seed)
+
+
+def _hand_to_bot(seat: Seat, level: str, *extra_fields: str) -> None:
+    """Put a person's seat on autopilot: from now on the bot of ``level`` plays it."""
+    seat.autopilot = True
+    seat.bot = level
+    seat.save(update_fields=["autopilot", "bot", *extra_fields])
+
+
+# --- commands -------------------------------------------------------------------------------------
+
+def create_match(
+    *, seats: list[SeatSpec], seed: str | None = None, created_by: Any = None,
+    move_seconds: int | None = None, rated: bool = False,
+) -> Match:
+    """A new match with four seats, a fresh random seed unless one is given (``move_seconds``: per-turn
+    deadlines for correspondence tables; ``rated``: OpenSkill update at the end)."""
+    if len(seats) != 4:
+        raise GameError("bad_seats", "A match has exactly four seats.")
+    seed = check_seed(seed) if seed is not None else engine.new_seed()
+    state = engine.new_match(seed)
+    bot_names = list(settings.CALLBREAK_BOT_NAMES)
+    with transaction.atomic():
+        match = Match.objects.create(
+            seed=seed,
+            seed_commitment=state.seed_commitment,
+            bot_seed=secrets.token_hex(16),
+            seq=state.version,
+            turn=state.turn,
+            created_by=created_by,
+            move_seconds=move_seconds,
+            rated=rated,
+        )
+        for index, spec in enumerate(seats):
+            if spec.user is not None:
+                Seat.objects.create(
+                    match=match, index=index, kind=Seat.Kind.HUMAN, user=spec.user, name=spec.user.get_username()
+                )
+            else:
+                level = check_bot_level(spec.bot)
+                Seat.objects.create(
+                    match=match, index=index, kind=Seat.Kind.BOT, bot=level, name=bot_names[index % len(bot_names)]
+                )
+        if move_seconds:
+            match.save(update_fields=deadlines.set_deadline(match, state))
+        effects.match_advanced(match, state)
+    return match
+
+
+def create_bot_match(user: User, *, bot: str | None = None, seed: str | None = None) -> Match:
+    """The caller at seat 0 against three bots of one level (the first dealer is the seed's choice)."""
+    level = check_bot_level(bot)
+    return create_match(
+        seats=[SeatSpec(user=user), SeatSpec(bot=level), SeatSpec(bot=level), SeatSpec(bot=level)],
+        seed=seed,
+        created_by=user,
+    )
+
+
+def submit_action(*, user: User, match_id: int, payload: object) -> tuple[Match, engine.MatchState]:
+    """A person's bid or card. Stale/duplicate ``seq`` -> StaleSeq (409); illegal -> GameError (400)."""
+    seq, fields = parse_action_payload(payload)
+    with transaction.atomic():
+        match = lock_match(match_id)
+        seat = reads.seat_for_user(match, user)
+        if seat is None:
+            raise MatchNotFound()
+        if match.status == Match.Status.ABORTED:
+            raise GameError("aborted", "The match was aborted.")
+        if match.seq != seq:
+            raise StaleSeq(match.seq, seq)
+        if seat.autopilot:
+            raise GameError("autopilot", "A bot is playing this seat.")
+        try:
+            action = engine.action_from_json({"seat": seat.index, **fields})
+            new_state = _append(match, reads.match_state(match), action, Action.MadeBy.PLAYER, user)
+        except engine.EngineError as err:
+            raise GameError(err.code, str(err)) from None
+    return match, new_state
+
+
+def play_bot_turn(match_id: int, seq: int) -> bool:
+    """Play the bot move due at ``seq``. Idempotent: an old ``seq`` or a person's turn plays nothing."""
+    with transaction.atomic():
+        due = _turn_due(match_id, seq)
+        if due is None:
+            return False
+        match, seat = due
+        if not seat.played_by_bot:
+            return False
+        state = reads.match_state(match)
+        action = _bot_action(match, state, seat.index, seat.bot or DEFAULT_BOT, f"{match.bot_seed}:{seq}")
+        made_by = Action.MadeBy.BOT if seat.kind == Seat.Kind.BOT else Action.MadeBy.AUTOPILOT
+        _append(match, state, action, made_by, None)
+    return True
+
+
+def play_expired_turn(match_id: int, seq: int) -> bool:
+    """The deadline of the turn at ``seq`` passed: the autopilot bot plays that one action. After
+    ``AUTOPILOT_HANDOVER_AFTER`` such actions in a row the seat goes to the bot."""
+    with transaction.atomic():
+        due = _turn_due(match_id, seq)
+        if due is None:
+            return False
+        match, seat = due
+        if match.deadline is None or match.deadline > timezone.now() or seat.played_by_bot:
+            return False
+        state = reads.match_state(match)
+        action = _bot_action(match, state, seat.index, deadlines.AUTOPILOT_BOT, f"{match.bot_seed}:{seq}:autopilot")
+        seat.missed_in_row += 1
+        handed = seat.missed_in_row >= deadlines.handover_after()
+        if handed:
+            _hand_to_bot(seat, deadlines.AUTOPILOT_BOT, "missed_in_row")
+        else:
+            seat.save(update_fields=["missed_in_row"])
+        _append(match, state, action, Action.MadeBy.AUTOPILOT, None)
+        if seat.user_id is not None:
+            effects.notice(seat.user_id, match.pk, seq, "handed_over" if handed else "autopilot")
+    return True
+
+
+def send_reminder(match_id: int, seq: int) -> bool:
+    """A quarter of the turn's time is left: remind the player once (``remind_at`` is cleared)."""
+    with transaction.atomic():
+        due = _turn_due(match_id, seq)
+        if due is None:
+            return False
+        match, seat = due
+        if match.remind_at is None or match.remind_at > timezone.now():
+            return False
+        match.remind_at = None
+        match.save(update_fields=["remind_at"])
+        if seat.user_id is not None and not seat.played_by_bot:
+            effects.notice(seat.user_id, match.pk, seq, "reminder")
+    return True
+
+
+def resign(user: Any, match_id: int) -> Match:
+    """The player gives the seat to the bot for the rest of the match (the match goes on)."""
+    with transaction.atomic():
+        match = lock_match(match_id)
+        seat = reads.seat_for_user(match, user)
+        if seat is None:
+            raise MatchNotFound()
+        if match.status != Match.Status.ACTIVE:
+            raise GameError("match_over", "The match is over.")
+        if seat.resigned:
+            return match
+        seat.resigned = True
+        _hand_to_bot(seat, deadlines.AUTOPILOT_BOT, "resigned")
+        my_turn = match.turn == seat.index
+        if my_turn:
+            match.deadline = None
+            match.remind_at = None
+            match.save(update_fields=["deadline", "remind_at", "updated_at"])
+        effects.seats_changed(match, bot_to_act=my_turn)
+    return match
+
+
+def hand_seats_to_bots(user: User, *, bot: str | None = None) -> list[int]:
+    """Put the user's seats in running matches on autopilot; bots move where it is their turn."""
+    level = check_bot_level(bot)
+    touched: list[int] = []
+    with transaction.atomic():
+        seats = Seat.objects.select_related("match").filter(
+            user=user, kind=Seat.Kind.HUMAN, autopilot=False, match__status=Match.Status.ACTIVE
+        )
+        for seat in seats:
+            match = lock_match(seat.match_id)
+            _hand_to_bot(seat, level)
+            touched.append(match.pk)
+            effects.seats_changed(match, bot_to_act=match.turn == seat.index)
+    return touched
+
+
+def abort_match(match: Match) -> bool:
+    """Admin: stop a running match. Nobody is rated; the log stays as it was."""
+    with transaction.atomic():
+        locked = lock_match(match.pk)
+        if locked.status != Match.Status.ACTIVE:
+            return False
+        locked.status = Match.Status.ABORTED
+        locked.deadline = None
+        locked.remind_at = None
+        locked.finished_at = timezone.now()
+        locked.save(update_fields=["status", "deadline", "remind_at", "finished_at", "updated_at"])
+        effects.seats_changed(locked, bot_to_act=False)
+    return True

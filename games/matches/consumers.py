@@ -1,0 +1,100 @@
+"""``/ws/matches/{id}/``: on connect, the seat's view; after each action, the seat's new view.
+
+Group messages carry ``match_id`` and ``seq`` only; each consumer builds its own seat's view, so
+a hand never travels through the channel layer. Messages to the client:
+``{"type": "match", "match": <view>}``. A client may send ``{"type": "resync"}`` to get the view again.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.contrib.auth import get_user_model
+
+from games.errors import MatchNotFound
+from games.groups import match_group
+from games.players.commands import presence_join, presence_leave
+
+from . import reads
+from .models import Match
+
+CLOSE_UNAUTHENTICATED = 4401
+CLOSE_NOT_FOUND = 4404
+
+
+class MatchConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    match_id: int
+    seat: int
+    group: str | None = None
+    last_seq: int = -1
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=CLOSE_UNAUTHENTICATED)
+            return
+        try:
+            match, seat = await database_sync_to_async(reads.get_match_for_user)(
+                user, self.scope["url_route"]["kwargs"]["match_id"]
+            )
+        except MatchNotFound:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        self.match_id, self.seat = match.pk, seat.index
+        self.group = match_group(self.match_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        # presence: while this page is open the user gets no email about this match
+        await database_sync_to_async(presence_join)(user.pk, self.match_id, self.channel_name)
+        await self.send_view()
+
+    async def disconnect(self, code: int) -> None:
+        if self.group:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await database_sync_to_async(presence_leave)(self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
+        """Malformed frames get an error message, never a crashed consumer."""
+        try:
+            content = json.loads(text_data if text_data is not None else (bytes_data or b"").decode())
+        except (ValueError, UnicodeDecodeError):
+            await self.send_json({"type": "error", "code": "bad_json", "detail": "Send JSON text frames."})
+            return
+        await self.receive_json(content)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        if isinstance(content, dict) and content.get("type") == "resync":
+            await self.send_view(force=True)
+        else:
+            await self.send_json({"type": "error", "code": "bad_message",
+                                  "detail": 'Actions go through the REST API; send {"type": "resync"} to refetch.'})
+
+    async def match_updated(self, event: dict[str, Any]) -> None:
+        seq = event.get("seq")
+        if isinstance(seq, int) and seq > self.last_seq:
+            await self.send_view(at_seq=seq)
+
+    async def match_changed(self, event: dict[str, Any]) -> None:
+        await self.send_view(force=True)
+
+    async def send_view(self, force: bool = False, at_seq: int | None = None) -> None:
+        """Send the view as of ``at_seq`` (so each action gets its own view), else the latest."""
+        view = await database_sync_to_async(self._view)(at_seq)
+        if view is None:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        if force or view["seq"] > self.last_seq:
+            self.last_seq = view["seq"]
+            await self.send_json({"type": "match", "match": view})
+
+    def _view(self, at_seq: int | None) -> dict[str, Any] | None:
+        """None when the match is gone or the user is no longer allowed (deactivated): close then."""
+        match = Match.objects.filter(pk=self.match_id).first()
+        if match is None or not get_user_model().objects.filter(pk=self.scope["user"].pk, is_active=True).exists():
+            return None
+        if at_seq is not None and at_seq < match.seq:
+            return reads.match_view(match, self.seat, reads.match_state(match, upto=at_seq))
+        return reads.match_view(match, self.seat)

@@ -1,0 +1,34 @@
+"""Pages of matches: home (start a match against bots), the rules, my matches, the table, the replay viewer.
+
+The pages are thin shells: the table, the match list and the replay viewer are rendered in the browser
+from the JSON API (``/api/matches/...``) and the match WebSocket.
+"""
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from . import reads
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "home.html", {"bot_levels": reads.offered_bot_levels()})
+
+
+def rules(request: HttpRequest) -> HttpResponse:
+    return render(request, "rules.html", {})
+
+
+@login_required
+def my_matches(request: HttpRequest) -> HttpResponse:
+    return render(request, "matches.html", {})
+
+
+@login_required
+def table(request: HttpRequest, match_id: str) -> HttpResponse:
+    return render(request, "table.html", {"match_id": match_id})
+
+
+@login_required
+def replay(request: HttpRequest, match_id: str) -> HttpResponse:
+    return render(request, "replay.html", {"match_id": match_id})

@@ -1,0 +1,215 @@
+"""Reads of matches: which a user may see, their state (the engine's replay of the log), whose turn it is,
+and the JSON a seat may be shown.
+
+Everything sent to a client is built here from ``engine.player_view`` (never the raw state), plus
+site fields (``id``, ``seq``, seat names and kinds).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db.models import BooleanField, Case, F, OuterRef, Q, QuerySet, Subquery, Value, When
+from django.utils import timezone
+
+import engine
+from engine.bots import BOT_NAMES, DEFAULT_BOT
+from games.errors import MatchNotFound
+
+from .models import Action, Match, Seat
+
+# The bot levels a person picks from by name; the others (random, heuristic...) serve tests and tables.
+PLAYER_FACING_LEVELS = ("easy", "normal", "hard")
+
+
+def offered_bot_levels() -> list[str]:
+    """The player-facing levels besides the default one, for the new-match picker (labels in the template)."""
+    names = [n for n in PLAYER_FACING_LEVELS if n in BOT_NAMES] or list(BOT_NAMES)
+    return [n for n in names if n != DEFAULT_BOT]
+
+
+def table_bot_levels() -> list[str]:
+    """The levels a host may seat at a table, the default first."""
+    return [DEFAULT_BOT, *offered_bot_levels()]
+
+
+def bot_plays(prefix: str = "") -> Q:
+    """The seats a bot plays: bot seats and people's seats on autopilot (``prefix``: e.g. ``"seats__"``)."""
+    return Q(**{f"{prefix}kind": Seat.Kind.BOT}) | Q(**{f"{prefix}autopilot": True})
+
+
+def bot_is_to_act(match: Match, turn: int | None) -> bool:
+    """Whether the seat at ``turn`` is played by a bot (so a bot move is due)."""
+    return turn is not None and match.seats.filter(bot_plays(), index=turn).exists()
+
+
+def waiting_on_a_bot() -> list[tuple[int, int]]:
+    """``(match_id, seq)`` of every running match whose turn is a bot's (beat's recovery sweep)."""
+    due = Match.objects.filter(bot_plays("seats__"), seats__index=F("turn"), status=Match.Status.ACTIVE,
+                               turn__isnull=False)
+    return list(due.values_list("pk", "seq").distinct())
+
+
+def expired_turns(now: datetime) -> list[tuple[int, int]]:
+    return list(Match.objects.filter(status=Match.Status.ACTIVE, deadline__lte=now).values_list("pk", "seq"))
+
+
+def due_reminders(now: datetime) -> list[tuple[int, int]]:
+    return list(Match.objects.filter(status=Match.Status.ACTIVE, remind_at__lte=now, deadline__gt=now)
+                .values_list("pk", "seq"))
+
+
+def unrated_finished(limit: int = 100) -> list[int]:
+    """Rated matches that finished but were never rated (a rating task lost with a worker)."""
+    return list(Match.objects.filter(status=Match.Status.FINISHED, rated=True, rated_at__isnull=True)
+                .values_list("pk", flat=True)[:limit])
+
+
+def engine_actions(match: Match, upto: int | None = None) -> list[Any]:
+    """The stored log as engine actions, in order (the first ``upto`` of them if given)."""
+    qs = Action.objects.filter(match=match)
+    if upto is not None:
+        qs = qs.filter(seq__lt=upto)
+    return [engine.action_from_json(a.to_engine_json()) for a in qs.order_by("seq").only("seat", "bid", "card")]
+
+
+def match_state(match: Match, upto: int | None = None) -> engine.MatchState:
+    """The current state (or the state after ``upto`` actions): the engine's replay of the log."""
+    return engine.replay(match.seed, engine_actions(match, upto))
+
+
+def match_states(matches: list[Match]) -> dict[int, engine.MatchState]:
+    """The states of many matches from one query for all their logs (pages listing many matches)."""
+    logs: dict[int, list[Any]] = {m.pk: [] for m in matches}
+    rows = Action.objects.filter(match__in=list(logs)).order_by("match_id", "seq").values_list(
+        "match_id", "seat", "bid", "card")
+    for match_id, seat, bid, card in rows:
+        logs[match_id].append(engine.Bid(seat, bid) if bid is not None else engine.Play(seat, card))
+    return {m.pk: engine.replay(m.seed, logs[m.pk]) for m in matches}
+
+
+def seat_for_user(match: Match, user: User) -> Seat | None:
+    if not user.is_authenticated:
+        return None
+    return match.seats.filter(user=user, kind=Seat.Kind.HUMAN).first()
+
+
+def get_match_for_user(user: User, match_id: object) -> tuple[Match, Seat]:
+    """The match and the user's seat, or MatchNotFound (also for a match the user is not in)."""
+    try:
+        pk = int(str(match_id))
+    except (TypeError, ValueError):
+        raise MatchNotFound() from None
+    match = Match.objects.filter(pk=pk).first()
+    if match is None:
+        raise MatchNotFound()
+    seat = seat_for_user(match, user)
+    if seat is None:
+        raise MatchNotFound()
+    return match, seat
+
+
+def seats_json(match: Match, for_seat: int | None) -> list[dict[str, Any]]:
+    return [
+        {
+            "seat": s.index,
+            "name": s.name,
+            "kind": s.kind,
+            "bot": s.bot or None,
+            "autopilot": s.autopilot,
+            "you": s.index == for_seat,
+        }
+        for s in match.seats.order_by("index")
+    ]
+
+
+def match_view(match: Match, seat: int, state: engine.MatchState | None = None) -> dict[str, Any]:
+    """What ``seat`` may see of ``match``: the engine's player view plus site fields."""
+    if state is None:
+        state = match_state(match)
+    data: dict[str, Any] = engine.player_view(state, seat).to_json()
+    data.update(
+        {
+            "id": match.pk,
+            "seq": state.version,
+            "status": match.status if match.status == Match.Status.ABORTED
+            else Match.Status.FINISHED if state.is_finished else Match.Status.ACTIVE,
+            "your_turn": state.turn == seat,
+            "seats": seats_json(match, seat),
+            "created_at": match.created_at.isoformat() if match.created_at else None,
+            "finished_at": match.finished_at.isoformat() if match.finished_at and state.is_finished else None,
+            **timing_json(match),
+        }
+    )
+    return data
+
+
+def timing_json(match: Match) -> dict[str, Any]:
+    """Correspondence fields: time per move, the current turn's deadline and seconds left, rated."""
+    left = None
+    if match.deadline is not None and match.status == Match.Status.ACTIVE:
+        left = max(0, int((match.deadline - timezone.now()).total_seconds()))
+    return {
+        "move_seconds": match.move_seconds,
+        "deadline": match.deadline.isoformat() if match.deadline and match.status == Match.Status.ACTIVE else None,
+        "seconds_left": left,
+        "rated": match.rated,
+    }
+
+
+def matches_for_user(user: User) -> QuerySet[Match]:
+    """The user's matches, those awaiting the user's move first, then active, then finished."""
+    my_seat = Seat.objects.filter(match=OuterRef("pk"), user=user, kind=Seat.Kind.HUMAN).values("index")[:1]
+    return (
+        Match.objects.filter(seats__user=user, seats__kind=Seat.Kind.HUMAN)
+        .annotate(my_seat=Subquery(my_seat))
+        .annotate(
+            awaiting_me=Case(
+                When(status=Match.Status.ACTIVE, turn=F("my_seat"), then=Value(True)),
+                default=Value(False),
+                output_field=BooleanField(),
+            ),
+            is_active=Case(
+                When(status=Match.Status.ACTIVE, then=Value(True)),
+                default=Value(False),
+                output_field=BooleanField(),
+            ),
+        )
+        .order_by("-awaiting_me", F("deadline").asc(nulls_last=True), "-is_active", "-updated_at", "-id")
+        .distinct()
+    )
+
+
+def match_summary(match: Match) -> dict[str, Any]:
+    """A list row: no hands, no seed; from the row's cached fields (tests check them against replay)."""
+    my_seat = getattr(match, "my_seat", None)
+    return {
+        "id": match.pk,
+        "status": match.status,
+        "seq": match.seq,
+        "turn": match.turn,
+        "you": my_seat,
+        "your_turn": match.status == Match.Status.ACTIVE and match.turn is not None and match.turn == my_seat,
+        "seed_commitment": match.seed_commitment,
+        "seats": seats_json(match, my_seat),
+        "created_at": match.created_at.isoformat(),
+        "finished_at": match.finished_at.isoformat() if match.finished_at else None,
+        **timing_json(match),
+    }
+
+
+def replay_document(match: Match) -> dict[str, Any]:
+    """The ``callbreak-replay/1`` document of a finished match."""
+    state = match_state(match)
+    players = [
+        {
+            "seat": s.index,
+            "name": s.name,
+            "kind": s.kind,
+            "bot": (s.bot or None) if s.played_by_bot else None,
+        }
+        for s in match.seats.order_by("index")
+    ]
+    return engine.export_replay(state, players, str(match.pk))

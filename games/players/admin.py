@@ -1,0 +1,101 @@
+"""Admin of people: users (search, filters, deactivate -> bots take their seats, password-reset email),
+ratings with their history, notices and settings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from django.contrib.auth.forms import PasswordResetForm
+from django.contrib.auth.models import User
+from django.db.models import QuerySet
+from django.http import HttpRequest
+
+from . import commands
+from .models import Notice, Profile, Rating, RatingChange
+
+
+@admin.action(description="Deactivate selected users (bots take their seats)")
+def deactivate_users(modeladmin: Any, request: HttpRequest, queryset: QuerySet[Any]) -> None:
+    count = 0
+    for user in queryset:
+        if user.pk == request.user.pk:
+            modeladmin.message_user(request, "You cannot deactivate yourself.", messages.WARNING)
+            continue
+        commands.deactivate_user(user)
+        count += 1
+    modeladmin.message_user(request, f"Deactivated {count} user(s); their running seats are played by bots.")
+
+
+@admin.action(description="Send a password-reset email to selected users")
+def send_password_reset(modeladmin: Any, request: HttpRequest, queryset: QuerySet[Any]) -> None:
+    sent = 0
+    for user in queryset:
+        if not user.email:
+            modeladmin.message_user(request, f"{user.get_username()} has no email address.", messages.WARNING)
+            continue
+        form = PasswordResetForm(data={"email": user.email})
+        if form.is_valid():
+            form.save(request=request, use_https=request.is_secure(),
+                      email_template_name="registration/password_reset_email.html")
+            sent += 1
+    modeladmin.message_user(request, f"Sent {sent} password-reset email(s).")
+
+
+if admin.site.is_registered(User):
+    admin.site.unregister(User)
+
+
+@admin.register(User)
+class UserAdmin(BaseUserAdmin[User]):
+    list_display = ("username", "email", "is_active", "is_staff", "date_joined", "last_login")
+    list_filter = ("is_active", "is_staff", "is_superuser", "date_joined")
+    search_fields = ("username", "email", "first_name", "last_name")
+    actions = [deactivate_users, send_password_reset]
+
+
+class RatingChangeInline(admin.TabularInline[RatingChange, Rating]):
+    model = RatingChange
+    extra = 0
+    can_delete = False
+    fields = ("match", "rank", "mu_before", "sigma_before", "mu_after", "sigma_after", "created_at")
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Rating)
+class RatingAdmin(admin.ModelAdmin[Rating]):
+    list_display = ("name", "bot", "mu", "sigma", "conservative_rating", "games", "updated_at")
+    list_filter = ("games",)
+    search_fields = ("user__username", "bot")
+    readonly_fields = ("user", "bot", "mu", "sigma", "games", "updated_at")
+    inlines = [RatingChangeInline]
+
+    @admin.display(description="μ − 3σ")
+    def conservative_rating(self, obj: Rating) -> str:
+        return f"{obj.conservative:.2f}"
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # ratings come from finished rated matches only
+
+
+@admin.register(Notice)
+class NoticeAdmin(admin.ModelAdmin[Notice]):
+    list_display = ("user", "match", "seq", "kind", "emailed", "created_at")
+    list_filter = ("kind", "emailed", "created_at")
+    search_fields = ("user__username", "match__id")
+    readonly_fields = ("user", "match", "seq", "kind", "emailed", "created_at")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+
+@admin.register(Profile)
+class ProfileAdmin(admin.ModelAdmin[Profile]):
+    list_display = ("user", "email_notifications")
+    list_filter = ("email_notifications",)
+    search_fields = ("user__username", "user__email")
+    raw_id_fields = ("user",)

@@ -1,0 +1,118 @@
+"""The accounts and people API: sign-up, tokens, log-out, me, my settings and notices, the leaderboard,
+profiles. Thin views over ``games.players.commands`` and ``games.players.reads``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import authenticate, logout
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import permissions, serializers, status
+from rest_framework.authtoken.models import Token
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api_errors import ERRORS
+from games.errors import GameError, PlayerNotFound
+from games.users import signed_in
+
+from . import commands, reads
+from . import serializers as s
+
+
+class SettingsSerializer(serializers.Serializer[Any]):
+    email_notifications = serializers.BooleanField()
+
+
+class SignupView(APIView):
+    authentication_classes: list[Any] = []
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(request=s.SignupSerializer, responses={201: s.TokenSerializer, **ERRORS},
+                   summary="Create an account and get an API token")
+    def post(self, request: Request) -> Response:
+        ser = s.SignupSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        user = commands.sign_up(
+            username=ser.validated_data["username"],
+            password=ser.validated_data["password"],
+            email=ser.validated_data.get("email", ""),
+        )
+        token = commands.issue_token(user)
+        return Response({"token": token.key, "user_id": user.pk, "username": user.get_username()},
+                        status=status.HTTP_201_CREATED)
+
+
+class TokenView(APIView):
+    authentication_classes: list[Any] = []
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(request=s.LoginSerializer, responses={200: s.TokenSerializer, **ERRORS},
+                   summary="Exchange username and password for an API token")
+    def post(self, request: Request) -> Response:
+        ser = s.LoginSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        user = authenticate(request._request, username=ser.validated_data["username"],
+                            password=ser.validated_data["password"])
+        if user is None:  # also an inactive (deactivated) account
+            raise GameError("bad_credentials", "Wrong username or password, or the account is deactivated.")
+        token = commands.issue_token(user)
+        return Response({"token": token.key, "user_id": user.pk, "username": user.get_username()})
+
+
+class LogoutView(APIView):
+    @extend_schema(request=None, responses={204: None, **ERRORS},
+                   summary="Log out: revoke the API token used, end the browser session")
+    def post(self, request: Request) -> Response:
+        if isinstance(request.auth, Token):
+            commands.revoke_token(request.auth)
+        logout(request._request)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class MeView(APIView):
+    @extend_schema(responses={200: s.MeSerializer, **ERRORS}, summary="The signed-in user")
+    def get(self, request: Request) -> Response:
+        u = signed_in(request)
+        return Response({"id": u.pk, "username": u.get_username(), "email": u.email, "is_staff": u.is_staff})
+
+
+class LeaderboardView(APIView):
+    @extend_schema(parameters=[OpenApiParameter("bots", bool, description="Include bot levels (default yes)")],
+                   responses={200: OpenApiResponse(description="Rows by conservative rating μ−3σ"), **ERRORS},
+                   summary="Leaderboard")
+    def get(self, request: Request) -> Response:
+        bots = request.query_params.get("bots", "1").lower() not in ("0", "false", "no")
+        return Response(reads.leaderboard(bots=bots))
+
+
+class ProfileView(APIView):
+    @extend_schema(responses={200: OpenApiResponse(description="Rating, history and stats"), **ERRORS},
+                   summary="A player's profile")
+    def get(self, request: Request, username: str) -> Response:
+        data = reads.profile(username)
+        if data is None:
+            raise PlayerNotFound()
+        return Response(data)
+
+
+class SettingsView(APIView):
+    @extend_schema(responses={200: SettingsSerializer, **ERRORS}, summary="My settings")
+    def get(self, request: Request) -> Response:
+        return Response(reads.settings_json(signed_in(request)))
+
+    @extend_schema(request=SettingsSerializer, responses={200: SettingsSerializer, **ERRORS},
+                   summary="Change my settings (email on your turn and reminders)")
+    def patch(self, request: Request) -> Response:
+        ser = SettingsSerializer(data=request.data, partial=True)
+        ser.is_valid(raise_exception=True)
+        return Response(commands.update_settings(
+            signed_in(request), email_notifications=ser.validated_data.get("email_notifications")))
+
+
+class NoticeListView(APIView):
+    @extend_schema(responses={200: OpenApiResponse(description="My latest notices"), **ERRORS},
+                   summary="My notifications")
+    def get(self, request: Request) -> Response:
+        return Response(reads.latest_notices(signed_in(request)))

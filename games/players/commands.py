@@ -1,0 +1,126 @@
+"""Writes about people: accounts and API tokens, settings, deactivation, presence on match pages, and
+the OpenSkill update of a finished rated match.
+
+Seats are ranked by final total (ties share a rank). A person is rated as themselves even if a bot
+finished their seat; each bot level is its own identity. ``Match.rated_at`` is set in the same
+transaction as the updates, under the match row lock, so a task run twice rates once.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any, cast
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+from rest_framework.authtoken.models import Token
+
+from games.errors import MatchNotFound
+from games.matches import commands as match_commands
+from games.matches import reads as match_reads
+from games.matches.models import Match, Seat
+
+from . import reads
+from .models import Presence, Profile, Rating, RatingChange
+
+
+def sign_up(*, username: str, password: str, email: str = "") -> Any:
+    """A new account (the caller has validated the username and the password)."""
+    return get_user_model().objects.create_user(username=username, password=password, email=email)
+
+
+def issue_token(user: User) -> Token:
+    """The user's API token, made on first use."""
+    token, _ = Token.objects.get_or_create(user=user)
+    return token
+
+
+def revoke_token(token: Token) -> None:
+    token.delete()
+
+
+def update_settings(user: User, *, email_notifications: bool | None = None) -> dict[str, Any]:
+    with transaction.atomic():
+        profile, _ = Profile.objects.select_for_update().get_or_create(user=user)
+        if email_notifications is not None:
+            profile.email_notifications = email_notifications
+            profile.save(update_fields=["email_notifications"])
+    return reads.settings_json(user)
+
+
+def deactivate_user(user: User) -> None:
+    """Deactivate an account: no log-in, no API token, and bots take over its running matches."""
+    with transaction.atomic():
+        if user.is_active:
+            user.is_active = False
+            user.save(update_fields=["is_active"])  # the post_save receiver calls user_deactivated
+        else:
+            user_deactivated(user)
+
+
+def user_deactivated(user: User) -> None:
+    """An account was deactivated (anywhere: admin form, admin action, shell): bots take its seats in
+    running matches and its API token stops working."""
+    with transaction.atomic():
+        match_commands.hand_seats_to_bots(user)
+        Token.objects.filter(user=user).delete()
+
+
+def presence_join(user_id: int, match_id: int, channel_name: str) -> None:
+    """A match socket opened: while it is open the user gets no email about that match."""
+    Presence.objects.update_or_create(channel_name=channel_name, defaults={"user_id": user_id, "match_id": match_id})
+
+
+def presence_leave(channel_name: str) -> None:
+    Presence.objects.filter(channel_name=channel_name).delete()
+
+
+def forget_stale_presence() -> int:
+    return Presence.objects.filter(connected_at__lt=timezone.now() - reads.PRESENCE_MAX_AGE).delete()[0]
+
+
+def _identity(seat: Seat) -> Rating:
+    defaults = {"mu": reads.MODEL.mu, "sigma": reads.MODEL.sigma}
+    if seat.kind == Seat.Kind.HUMAN:
+        rating, _ = Rating.objects.get_or_create(user_id=seat.user_id, defaults=defaults)
+    else:
+        rating, _ = Rating.objects.get_or_create(bot=seat.bot or "normal", user=None, defaults=defaults)
+    return rating
+
+
+def rate_match(match_id: int) -> bool:
+    """Update every identity at a finished rated match once; False if there is nothing to do."""
+    with transaction.atomic():
+        try:
+            match = match_commands.lock_match(match_id)
+        except MatchNotFound:
+            return False
+        if not match.rated or match.status != Match.Status.FINISHED or match.rated_at is not None:
+            return False
+        state = match_reads.match_state(match)
+        ranks = reads.ranks_by_totals(state.totals)
+        seats = list(match.seats.order_by("index"))
+        ids = [_identity(seat).pk for seat in seats]
+        # lock in one order (pk) so two matches sharing a bot identity cannot deadlock
+        locked = {r.pk: r for r in Rating.objects.select_for_update().filter(pk__in=ids).order_by("pk")}
+        teams = [[reads.MODEL.rating(mu=locked[i].mu, sigma=locked[i].sigma)] for i in ids]
+        rated = reads.MODEL.rate(teams, ranks=cast(list[float], ranks))  # ints are ranks too
+        # A bot level may sit twice at one table: it gets the mean of its seats' results.
+        results: dict[int, list[tuple[float, float, int]]] = defaultdict(list)
+        for rid, team, rank in zip(ids, rated, ranks, strict=True):
+            results[rid].append((team[0].mu, team[0].sigma, rank))
+        for rid, outs in results.items():
+            rating = locked[rid]
+            mu = sum(o[0] for o in outs) / len(outs)
+            sigma = sum(o[1] for o in outs) / len(outs)
+            RatingChange.objects.create(
+                rating=rating, match=match, rank=min(o[2] for o in outs),
+                mu_before=rating.mu, sigma_before=rating.sigma, mu_after=mu, sigma_after=sigma,
+            )
+            rating.mu, rating.sigma, rating.games = mu, sigma, rating.games + 1
+            rating.save(update_fields=["mu", "sigma", "games", "updated_at"])
+        match.rated_at = timezone.now()
+        match.save(update_fields=["rated_at"])
+    return True

@@ -1,0 +1,120 @@
+"""Reads about people: ratings (OpenSkill, Plackett–Luce with ``limit_sigma``), the leaderboard, profiles,
+settings and notices, and whether a notice should be emailed."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
+from django.db.models import Count, F, Q
+from django.utils import timezone
+from openskill.models import PlackettLuce
+
+from games.matches import reads as match_reads
+from games.matches.models import Match, Seat
+
+from .models import Notice, Presence, Profile, Rating
+
+MODEL = PlackettLuce(limit_sigma=True)
+
+
+def ranks_by_totals(totals: list[int] | tuple[int, ...]) -> list[int]:
+    """1 for the best total; equal totals share the better rank (competition ranking)."""
+    return [1 + sum(1 for other in totals if other > mine) for mine in totals]
+
+
+def rating_json(rating: Rating | None) -> dict[str, Any]:
+    if rating is None:
+        return {"mu": MODEL.mu, "sigma": MODEL.sigma, "conservative": round(MODEL.mu - 3 * MODEL.sigma, 2),
+                "games": 0}
+    return {"mu": round(rating.mu, 3), "sigma": round(rating.sigma, 3),
+            "conservative": round(rating.conservative, 2), "games": rating.games}
+
+
+def leaderboard(limit: int = 100, bots: bool = True) -> list[dict[str, Any]]:
+    """Identities by conservative rating (mu - 3 sigma), those with at least one rated game."""
+    qs = (
+        Rating.objects.filter(games__gt=0)
+        .filter(Q(user__isnull=True) | Q(user__is_active=True))
+        .select_related("user")
+        .annotate(cons=F("mu") - 3 * F("sigma"))
+        .order_by("-cons", "-games", "pk")
+    )
+    if not bots:
+        qs = qs.filter(user__isnull=False)
+    rows = []
+    for place, r in enumerate(qs[:limit], start=1):
+        rows.append({"rank": place, "name": r.name, "kind": "human" if r.user_id else "bot",
+                     "username": r.user.get_username() if r.user is not None else None, "bot": r.bot or None,
+                     **rating_json(r)})
+    return rows
+
+
+def profile(username: str) -> dict[str, Any] | None:
+    """A user's rating, rating history and stats over finished matches (matches, wins, mean score, bids made)."""
+    user = get_user_model().objects.filter(username=username, is_active=True).first()
+    if user is None:
+        return None
+    rating = Rating.objects.filter(user=user).first()
+    history = []
+    if rating is not None:
+        for ch in rating.changes.order_by("created_at", "id")[:500]:
+            history.append({"match_id": ch.match_id, "rank": ch.rank, "at": ch.created_at.isoformat(),
+                            "mu": round(ch.mu_after, 3), "sigma": round(ch.sigma_after, 3),
+                            "conservative": round(ch.conservative_after, 2)})
+    seats = Seat.objects.filter(user=user, kind=Seat.Kind.HUMAN, match__status=Match.Status.FINISHED).select_related(
+        "match").order_by("-match__finished_at")[:200]
+    matches = wins = deals = made = 0
+    total = 0
+    states = match_reads.match_states([seat.match for seat in seats])
+    for seat in seats:
+        state = states[seat.match_id]
+        matches += 1
+        wins += seat.index in state.winners
+        total += state.totals[seat.index]
+        for deal in state.completed:
+            deals += 1
+            made += deal.tricks_won[seat.index] >= deal.bids[seat.index]
+    agg = Seat.objects.filter(user=user, kind=Seat.Kind.HUMAN).aggregate(
+        all=Count("pk"), active=Count("pk", filter=Q(match__status=Match.Status.ACTIVE)))
+    return {
+        "username": user.get_username(),
+        "joined": user.date_joined.isoformat(),
+        "rating": rating_json(rating),
+        "history": history,
+        "stats": {
+            "matches": matches,
+            "active": agg["active"],
+            "wins": wins,
+            "mean_score": round(total / matches) if matches else None,  # tenths
+            "bids_made_pct": round(100 * made / deals, 1) if deals else None,
+        },
+    }
+
+
+def settings_json(user: User) -> dict[str, Any]:
+    profile = Profile.objects.filter(user=user).first()
+    return {"email_notifications": profile is None or profile.email_notifications}
+
+
+def latest_notices(user: User, limit: int = 50) -> list[dict[str, Any]]:
+    rows = Notice.objects.filter(user=user).order_by("-created_at", "-id")[:limit]
+    return [{"id": n.pk, "kind": n.kind, "match_id": n.match_id, "seq": n.seq,
+             "at": n.created_at.isoformat(), "emailed": n.emailed} for n in rows]
+
+
+def wants_email(user_id: int) -> bool:
+    profile = Profile.objects.filter(user_id=user_id).first()
+    return profile is None or profile.email_notifications
+
+
+# A socket open longer than this no longer counts as "on the page": a web process that died without
+# closing its sockets must not silence someone's email for ever (the sweep deletes such rows).
+PRESENCE_MAX_AGE = timedelta(hours=6)
+
+
+def on_match_page(user_id: int, match_id: int) -> bool:
+    since = timezone.now() - PRESENCE_MAX_AGE
+    return Presence.objects.filter(user_id=user_id, match_id=match_id, connected_at__gte=since).exists()

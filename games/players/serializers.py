@@ -1,0 +1,48 @@
+"""Request and response shapes of the accounts API."""
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError as DjangoValidationError
+from rest_framework import serializers
+
+User = get_user_model()
+
+
+class SignupSerializer(serializers.Serializer[Any]):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(write_only=True, trim_whitespace=False, max_length=128)
+    email = serializers.EmailField(required=False, allow_blank=True)
+
+    def validate_username(self, value: str) -> str:
+        User.username_validator(value)
+        if User.objects.filter(username__iexact=value).exists():
+            raise serializers.ValidationError("That username is taken.", code="username_taken")
+        return value
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        candidate = User(username=attrs["username"], email=attrs.get("email", ""))
+        try:
+            validate_password(attrs["password"], candidate)
+        except DjangoValidationError as err:
+            raise serializers.ValidationError({"password": list(err.messages)}, code="weak_password") from None
+        return attrs
+
+
+class LoginSerializer(serializers.Serializer[Any]):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(write_only=True, trim_whitespace=False, max_length=128)
+
+
+class TokenSerializer(serializers.Serializer[Any]):
+    token = serializers.CharField()
+    user_id = serializers.IntegerField()
+    username = serializers.CharField()
+
+
+class MeSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    email = serializers.CharField()
+    is_staff = serializers.BooleanField()

@@ -1,1 +1,0 @@
-"""Live updates over Channels: one group per match, one view per seat."""

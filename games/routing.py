@@ -1,0 +1,11 @@
+"""WebSocket URL patterns."""
+
+from django.urls import path
+
+from .matches.consumers import MatchConsumer
+from .players.consumers import UserConsumer
+
+websocket_urlpatterns = [
+    path("ws/matches/<int:match_id>/", MatchConsumer.as_asgi()),
+    path("ws/me/", UserConsumer.as_asgi()),  # notices to every open tab, lobby updates
+]

@@ -1,0 +1,127 @@
+"""The tables API: the lobby, a table, joining, leaving, bots, starting. Thin views over
+``games.tables.commands`` and ``games.tables.reads``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api_errors import ERRORS
+from games.users import signed_in
+
+from . import commands, reads
+
+
+class NewTableSerializer(serializers.Serializer[Any]):
+    visibility = serializers.ChoiceField(choices=["public", "private"], default="public")
+    move_seconds = serializers.ChoiceField(choices=list(reads.MOVE_SECONDS_CHOICES), default=reads.DAY,
+                                           help_text="60 (live) or 1, 2, 3, 7, 14 days in seconds.")
+    rated = serializers.BooleanField(default=True)
+
+
+class JoinSerializer(serializers.Serializer[Any]):
+    seat = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=3)
+    code = serializers.CharField(required=False, allow_blank=True, max_length=64,
+                                 help_text="Invitation code (needed for a private table).")
+
+
+class BotsSerializer(serializers.Serializer[Any]):
+    bot = serializers.CharField(required=False, allow_blank=True, allow_null=True, max_length=32)
+    seats = serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=3), required=False)
+
+
+class TableSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    host = serializers.CharField()
+    visibility = serializers.CharField()
+    move_seconds = serializers.IntegerField()
+    rated = serializers.BooleanField()
+    status = serializers.CharField()
+    seats = serializers.JSONField()
+    invite_code = serializers.CharField(allow_null=True, help_text="Shown to members and code holders only.")
+    match_id = serializers.IntegerField(allow_null=True, help_text="Once started; members only.")
+
+
+def _valid(ser_class: type[serializers.Serializer[Any]], request: Request) -> dict[str, Any]:
+    ser = ser_class(data=request.data)
+    ser.is_valid(raise_exception=True)
+    return dict(ser.validated_data)
+
+
+class TableListView(APIView):
+    @extend_schema(responses={200: TableSerializer(many=True), **ERRORS},
+                   summary="The lobby: open public tables and the open tables I sit at")
+    def get(self, request: Request) -> Response:
+        return Response([reads.table_json(t, signed_in(request)) for t in reads.lobby_tables(signed_in(request))[:200]])
+
+    @extend_schema(request=NewTableSerializer, responses={201: TableSerializer, **ERRORS},
+                   summary="Create a table (I sit at seat 0 and host it)")
+    def post(self, request: Request) -> Response:
+        data = _valid(NewTableSerializer, request)
+        table = commands.create_table(signed_in(request), **data)
+        return Response(reads.table_json(table, signed_in(request)), status=status.HTTP_201_CREATED)
+
+
+CODE_PARAM = OpenApiParameter("code", str, description="Invitation code of a private table")
+
+
+class TableDetailView(APIView):
+    @extend_schema(parameters=[CODE_PARAM], responses={200: TableSerializer, **ERRORS}, summary="A table")
+    def get(self, request: Request, table_id: int) -> Response:
+        code = request.query_params.get("code")
+        table = reads.visible_table(signed_in(request), table_id, code)
+        return Response(reads.table_json(table, signed_in(request), code))
+
+
+class TableByCodeView(APIView):
+    @extend_schema(responses={200: TableSerializer, **ERRORS}, summary="A table by its invitation code")
+    def get(self, request: Request, code: str) -> Response:
+        table = reads.table_by_code(code)
+        return Response(reads.table_json(table, signed_in(request), code))
+
+
+class TableJoinView(APIView):
+    @extend_schema(request=JoinSerializer, responses={200: TableSerializer, **ERRORS},
+                   summary="Take a seat (the first empty one unless `seat` is given)")
+    def post(self, request: Request, table_id: int) -> Response:
+        data = _valid(JoinSerializer, request)
+        code = data.get("code") or None
+        table = commands.join_table(signed_in(request), table_id, seat=data.get("seat"), code=code)
+        return Response(reads.table_json(table, signed_in(request), code))
+
+
+class TableLeaveView(APIView):
+    @extend_schema(request=None, responses={200: TableSerializer, **ERRORS}, summary="Leave before the start")
+    def post(self, request: Request, table_id: int) -> Response:
+        table = commands.leave_table(signed_in(request), table_id)
+        return Response(reads.table_json(table, signed_in(request)))
+
+
+class TableBotsView(APIView):
+    @extend_schema(request=BotsSerializer, responses={200: TableSerializer, **ERRORS},
+                   summary="Host: fill empty seats with bots of a level")
+    def post(self, request: Request, table_id: int) -> Response:
+        data = _valid(BotsSerializer, request)
+        table = commands.fill_bots(signed_in(request), table_id, bot=data.get("bot"), seats=data.get("seats"))
+        return Response(reads.table_json(table, signed_in(request)))
+
+
+class TableClearSeatView(APIView):
+    @extend_schema(request=None, responses={200: TableSerializer, **ERRORS}, summary="Host: remove a bot")
+    def post(self, request: Request, table_id: int, index: int) -> Response:
+        table = commands.clear_seat(signed_in(request), table_id, index)
+        return Response(reads.table_json(table, signed_in(request)))
+
+
+class TableStartView(APIView):
+    @extend_schema(request=None, responses={201: TableSerializer, **ERRORS},
+                   summary="Host: start the match (every seat taken)")
+    def post(self, request: Request, table_id: int) -> Response:
+        commands.start_table(signed_in(request), table_id)
+        table = reads.visible_table(signed_in(request), table_id)
+        return Response(reads.table_json(table, signed_in(request)), status=status.HTTP_201_CREATED)

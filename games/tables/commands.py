@@ -1,0 +1,168 @@
+"""Writes to tables among people: create, join, leave, fill with bots, start, expire.
+
+Every write locks the table row; lobby listeners are told on commit (``games.effects.table_changed``).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games import effects
+from games.errors import GameError, NotHost, TableConflict, TableNotFound
+from games.matches.commands import SeatSpec, check_bot_level, create_match
+from games.matches.models import Match
+
+from . import reads
+from .models import Table, TableSeat
+from .reads import DAY, MOVE_SECONDS_CHOICES
+
+
+def create_table(host: Any, *, visibility: str = Table.Visibility.PUBLIC, move_seconds: int = DAY,
+                 rated: bool = True) -> Table:
+    """A table with the host at seat 0 and three empty seats."""
+    if visibility not in Table.Visibility.values:
+        raise GameError("bad_visibility", "Visibility is `public` or `private`.")
+    if move_seconds not in MOVE_SECONDS_CHOICES:
+        raise GameError("bad_time", f"Time per move is one of {', '.join(map(str, MOVE_SECONDS_CHOICES))} seconds.")
+    with transaction.atomic():
+        table = Table.objects.create(
+            host=host, visibility=visibility, move_seconds=move_seconds, rated=bool(rated),
+            expires_at=timezone.now() + timedelta(seconds=settings.TABLE_EXPIRY_SECONDS),
+        )
+        for index in range(4):
+            TableSeat.objects.create(table=table, index=index, user=host if index == 0 else None)
+        effects.table_changed(table.pk)
+    return table
+
+
+def _locked(table_id: object) -> Table:
+    pk = reads.table_pk(table_id)
+    table = Table.objects.select_for_update().filter(pk=pk).first()
+    if table is None:
+        raise TableNotFound()
+    return table
+
+
+def _open(table: Table) -> None:
+    if table.status != Table.Status.OPEN:
+        raise TableConflict("table_not_open", f"The table is {table.status}.")
+
+
+def join_table(user: Any, table_id: object, *, seat: int | None = None, code: str | None = None) -> Table:
+    """Take an empty seat (the given one, else the first); a private table needs its invitation code."""
+    with transaction.atomic():
+        table = _locked(table_id)
+        if not reads.can_see(table, user, code):
+            raise TableNotFound()
+        _open(table)
+        if table.seats.filter(user=user).exists():
+            raise TableConflict("already_seated", "You already sit at this table.")
+        seats = list(table.seats.select_for_update().order_by("index"))
+        target: TableSeat | None
+        if seat is not None:
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
+                raise GameError("bad_seat", "A seat is 0, 1, 2 or 3.")
+            target = seats[seat]
+            if not target.is_empty:
+                raise TableConflict("seat_taken", "That seat is taken.")
+        else:
+            target = next((s for s in seats if s.is_empty), None)
+            if target is None:
+                raise TableConflict("table_full", "The table is full.")
+        target.user, target.bot = user, ""
+        target.save(update_fields=["user", "bot"])
+        effects.table_changed(table.pk)
+    return table
+
+
+def leave_table(user: Any, table_id: object) -> Table:
+    """Leave before the start; the seat is free again. A host who leaves passes the table on (or closes it)."""
+    with transaction.atomic():
+        table = _locked(table_id)
+        mine = table.seats.filter(user=user).first()
+        if mine is None:
+            raise TableNotFound() if not reads.can_see(table, user) else GameError("not_seated", "You do not sit here.")
+        _open(table)
+        mine.user = None
+        mine.save(update_fields=["user"])
+        left = (user.pk,)
+        if table.host_id == user.pk:
+            heir_id = table.seats.filter(user__isnull=False).order_by("index").values_list("user_id", flat=True).first()
+            if heir_id is None:
+                table.status = Table.Status.CLOSED
+                table.save(update_fields=["status"])
+            else:
+                table.host_id = heir_id
+                table.save(update_fields=["host"])
+        effects.table_changed(table.pk, left)
+    return table
+
+
+def _host_only(table: Table, user: Any) -> None:
+    if not reads.is_member(table, user) and not reads.can_see(table, user):
+        raise TableNotFound()
+    if table.host_id != user.pk:
+        raise NotHost()
+
+
+def fill_bots(user: Any, table_id: object, *, bot: str | None = None, seats: list[int] | None = None) -> Table:
+    """The host puts bots of one level in the empty seats (or only in ``seats``)."""
+    level = check_bot_level(bot)
+    with transaction.atomic():
+        table = _locked(table_id)
+        _host_only(table, user)
+        _open(table)
+        qs = table.seats.select_for_update().filter(user__isnull=True, bot="")
+        if seats is not None:
+            if not isinstance(seats, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in seats):
+                raise GameError("bad_seat", "`seats` is a list of seat numbers.")
+            qs = qs.filter(index__in=seats)
+        qs.update(bot=level)
+        effects.table_changed(table.pk)
+    return table
+
+
+def clear_seat(user: Any, table_id: object, index: int) -> Table:
+    """The host removes a bot from a seat before the start."""
+    with transaction.atomic():
+        table = _locked(table_id)
+        _host_only(table, user)
+        _open(table)
+        table.seats.filter(index=index, user__isnull=True).update(bot="")
+        effects.table_changed(table.pk)
+    return table
+
+
+def start_table(user: Any, table_id: object) -> Match:
+    """The host starts the match once all four seats are taken; the table then points to it."""
+    with transaction.atomic():
+        table = _locked(table_id)
+        _host_only(table, user)
+        _open(table)
+        seats = list(table.seats.select_related("user").order_by("index"))
+        if any(s.is_empty for s in seats):
+            raise TableConflict("seats_empty", "Fill every seat (people or bots) before starting.")
+        specs = [SeatSpec(user=s.user) if s.user_id else SeatSpec(bot=s.bot) for s in seats]
+        match = create_match(seats=specs, created_by=user, move_seconds=table.move_seconds, rated=table.rated)
+        table.status = Table.Status.STARTED
+        table.match = match
+        table.save(update_fields=["status", "match"])
+        effects.table_changed(table.pk)
+    return match
+
+
+def expire_tables(now: Any = None) -> int:
+    """Open public tables nobody started in time expire (beat's sweep)."""
+    now = now or timezone.now()
+    ids = list(Table.objects.filter(status=Table.Status.OPEN, visibility=Table.Visibility.PUBLIC,
+                                    expires_at__lte=now).values_list("pk", flat=True))
+    if ids:
+        Table.objects.filter(pk__in=ids, status=Table.Status.OPEN).update(status=Table.Status.EXPIRED)
+        for pk in ids:
+            effects.table_changed(pk)
+    return len(ids)

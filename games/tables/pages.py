@@ -1,0 +1,56 @@
+"""Pages of tables among people: the lobby, a table room, an invitation link.
+
+The lobby and the table room are rendered in the browser from the tables API and ``/ws/me/``.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+
+from games.errors import TableNotFound
+from games.matches.reads import table_bot_levels
+from games.strings import client_strings
+from games.users import signed_in
+
+from . import reads
+
+
+def _time_choices() -> list[tuple[int, str]]:
+    out: list[tuple[int, str]] = []
+    for seconds in reads.MOVE_SECONDS_CHOICES:
+        if seconds < reads.DAY:
+            out.append((seconds, _("Live: %(s)d seconds a move") % {"s": seconds}))
+        else:
+            days = seconds // reads.DAY
+            out.append((seconds, _("%(d)d day a move") % {"d": days} if days == 1
+                        else _("%(d)d days a move") % {"d": days}))
+    return out
+
+
+@login_required
+def lobby_page(request: HttpRequest) -> HttpResponse:
+    return render(request, "lobby.html", {"time_choices": _time_choices(), "strings": client_strings(),
+                                          "bot_levels": table_bot_levels()})
+
+
+@login_required
+def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
+    code = request.GET.get("code") or None
+    try:
+        reads.visible_table(signed_in(request), table_id, code)
+    except TableNotFound:
+        raise Http404() from None
+    return render(request, "table_room.html", {"table_id": table_id, "code": code or "", "strings": client_strings(),
+                                               "bot_levels": table_bot_levels()})
+
+
+@login_required
+def invite(request: HttpRequest, code: str) -> HttpResponse:
+    try:
+        table = reads.table_by_code(code)
+    except TableNotFound:
+        raise Http404() from None
+    return redirect(f"/tables/{table.pk}/?code={code}")

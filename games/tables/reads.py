@@ -1,0 +1,93 @@
+"""Reads of tables: what a user may see (a private table exists only for its members and for whoever has
+its invitation code; to anyone else it is a 404), the lobby, and the JSON of a table."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from django.db.models import Q, QuerySet
+
+from games.errors import TableNotFound
+
+from .models import Table
+
+DAY = 86400
+MOVE_SECONDS_CHOICES = (60, DAY, 2 * DAY, 3 * DAY, 7 * DAY, 14 * DAY)
+
+
+def table_pk(table_id: object) -> int:
+    try:
+        return int(str(table_id))
+    except (TypeError, ValueError):
+        raise TableNotFound() from None
+
+
+def is_member(table: Table, user: Any) -> bool:
+    return user.is_authenticated and table.seats.filter(user=user).exists()
+
+
+def can_see(table: Table, user: Any, code: str | None = None) -> bool:
+    return (
+        table.visibility == Table.Visibility.PUBLIC
+        or (code is not None and code == table.invite_code)
+        or is_member(table, user)
+    )
+
+
+def audience(table_id: int) -> Literal["public"] | list[int] | None:
+    """Who may hear that a table changed: everyone (public), its members (private), nobody (gone)."""
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        return None
+    if table.visibility == Table.Visibility.PUBLIC:
+        return "public"
+    return list(table.seats.filter(user__isnull=False).values_list("user_id", flat=True))
+
+
+def visible_table(user: Any, table_id: object, code: str | None = None) -> Table:
+    table = Table.objects.filter(pk=table_pk(table_id)).first()
+    if table is None or not can_see(table, user, code):
+        raise TableNotFound()
+    return table
+
+
+def table_by_code(code: str) -> Table:
+    table = Table.objects.filter(invite_code=code).first()
+    if table is None:
+        raise TableNotFound()
+    return table
+
+
+def lobby_tables(user: Any) -> QuerySet[Table]:
+    """Open public tables, and open tables the user sits at (private ones included)."""
+    return (
+        Table.objects.filter(status=Table.Status.OPEN)
+        .filter(Q(visibility=Table.Visibility.PUBLIC) | Q(seats__user=user))
+        .distinct()
+        .order_by("-created_at", "-id")
+    )
+
+
+def table_json(table: Table, user: Any, code: str | None = None) -> dict[str, Any]:
+    member = is_member(table, user)
+    seats = []
+    for s in table.seats.select_related("user").order_by("index"):
+        kind = "human" if s.user_id else ("bot" if s.bot else "empty")
+        seats.append({"seat": s.index, "kind": kind, "name": s.user.get_username() if s.user is not None else None,
+                      "bot": s.bot or None, "you": bool(user.is_authenticated and s.user_id == user.pk)})
+    insider = member or (code is not None and code == table.invite_code)
+    return {
+        "id": table.pk,
+        "host": table.host.get_username(),
+        "you_host": table.host_id == getattr(user, "pk", None),
+        "visibility": table.visibility,
+        "move_seconds": table.move_seconds,
+        "rated": table.rated,
+        "status": table.status,
+        "seats": seats,
+        "member": member,
+        "invite_code": table.invite_code if insider else None,
+        "match_id": table.match_id if member else None,
+        "created_at": table.created_at.isoformat(),
+        "expires_at": table.expires_at.isoformat() if table.expires_at else None,
+    }

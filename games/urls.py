@@ -1,0 +1,61 @@
+"""The app's routes, gathered from each concept: ``api_urlpatterns`` (under /api/) and ``page_urlpatterns``."""
+
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from .matches import api as match_api
+from .matches import pages as match_pages
+from .players import api as player_api
+from .players import pages as player_pages
+from .tables import api as table_api
+from .tables import pages as table_pages
+
+api_urlpatterns = [
+    path("auth/signup/", player_api.SignupView.as_view(), name="api-signup"),
+    path("auth/token/", player_api.TokenView.as_view(), name="api-token"),
+    path("auth/logout/", player_api.LogoutView.as_view(), name="api-logout"),
+    path("me/", player_api.MeView.as_view(), name="api-me"),
+    path("me/settings/", player_api.SettingsView.as_view(), name="api-settings"),
+    path("me/notices/", player_api.NoticeListView.as_view(), name="api-notices"),
+    path("leaderboard/", player_api.LeaderboardView.as_view(), name="api-leaderboard"),
+    path("players/<str:username>/", player_api.ProfileView.as_view(), name="api-profile"),
+    path("matches/", match_api.MatchListView.as_view(), name="api-matches"),
+    path("matches/<int:match_id>/", match_api.MatchDetailView.as_view(), name="api-match"),
+    path("matches/<int:match_id>/actions/", match_api.MatchActionView.as_view(), name="api-match-actions"),
+    path("matches/<int:match_id>/replay/", match_api.MatchReplayView.as_view(), name="api-match-replay"),
+    path("matches/<int:match_id>/resign/", match_api.ResignView.as_view(), name="api-match-resign"),
+    path("tables/", table_api.TableListView.as_view(), name="api-tables"),
+    path("tables/invite/<str:code>/", table_api.TableByCodeView.as_view(), name="api-table-invite"),
+    path("tables/<int:table_id>/", table_api.TableDetailView.as_view(), name="api-table"),
+    path("tables/<int:table_id>/join/", table_api.TableJoinView.as_view(), name="api-table-join"),
+    path("tables/<int:table_id>/leave/", table_api.TableLeaveView.as_view(), name="api-table-leave"),
+    path("tables/<int:table_id>/bots/", table_api.TableBotsView.as_view(), name="api-table-bots"),
+    path("tables/<int:table_id>/seats/<int:index>/clear/", table_api.TableClearSeatView.as_view(),
+         name="api-table-clear-seat"),
+    path("tables/<int:table_id>/start/", table_api.TableStartView.as_view(), name="api-table-start"),
+]
+
+page_urlpatterns = [
+    path("", match_pages.home, name="home"),
+    path("rules/", match_pages.rules, name="rules"),
+    path("matches/", match_pages.my_matches, name="my_matches"),
+    path("play/<str:match_id>/", match_pages.table, name="table"),
+    path("replay/<str:match_id>/", match_pages.replay, name="replay_viewer"),
+    path("lobby/", table_pages.lobby_page, name="lobby"),
+    path("tables/<int:table_id>/", table_pages.table_page, name="table_room"),
+    path("invite/<str:code>/", table_pages.invite, name="table_invite"),
+    path("leaderboard/", player_pages.leaderboard_page, name="leaderboard"),
+    path("players/<str:username>/", player_pages.profile_page, name="profile"),
+    path("settings/", player_pages.settings_page, name="settings"),
+    path("accounts/signup/", player_pages.signup, name="signup"),
+    path(
+        "accounts/login/",
+        auth_views.LoginView.as_view(redirect_authenticated_user=True, next_page="home"),
+        name="login",
+    ),
+    path("accounts/logout/", auth_views.LogoutView.as_view(next_page="home"), name="logout"),
+    # The admin's "send a password-reset email" action links here.
+    path("accounts/reset/<uidb64>/<token>/", auth_views.PasswordResetConfirmView.as_view(),
+         name="password_reset_confirm"),
+    path("accounts/reset/done/", auth_views.PasswordResetCompleteView.as_view(), name="password_reset_complete"),
+]

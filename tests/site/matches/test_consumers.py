@@ -1,0 +1,177 @@
+"""The match socket /ws/matches/<id>/: each connected seat gets its own view after every action, and nothing
+else; authentication and refusals."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+from rest_framework.authtoken.models import Token
+from site_helpers import PASSWORD, assert_no_leak, choose
+
+import engine
+from callbreak_site.asgi import application
+from games import groups
+from games.matches import commands, reads
+from games.matches.commands import SeatSpec
+from games.models import Match
+from games.players import commands as player_commands
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ORIGIN = (b"origin", b"http://testserver")
+
+
+def token_for(user: Any) -> str:
+    return Token.objects.get_or_create(user=user)[0].key
+
+
+async def connect(match_id: int, *, token: str | None = None, cookie: str | None = None) -> WebsocketCommunicator:
+    headers = [ORIGIN]
+    path = f"/ws/matches/{match_id}/"
+    if token:
+        path += f"?token={token}"
+    if cookie:
+        headers.append((b"cookie", cookie.encode()))
+    comm = WebsocketCommunicator(application, path, headers=headers)
+    connected, code = await comm.connect()
+    assert connected, code
+    return comm
+
+
+async def expect_view(comm: WebsocketCommunicator) -> dict[str, Any]:
+    msg = await comm.receive_json_from(timeout=10)
+    assert msg["type"] == "match"
+    return msg["match"]
+
+
+def state_at(match_id: int, seq: int) -> engine.MatchState:
+    return reads.match_state(Match.objects.get(pk=match_id), upto=seq)
+
+
+async def test_four_people_each_see_their_own_view_after_every_action(make_user: Any) -> None:
+    users = [await database_sync_to_async(make_user)() for _ in range(4)]
+    match = await database_sync_to_async(commands.create_match)(seats=[SeatSpec(user=u) for u in users])
+    seed = match.seed
+    tokens = [await database_sync_to_async(token_for)(u) for u in users]
+    comms = [await connect(match.pk, token=t) for t in tokens]
+    views = [await expect_view(c) for c in comms]
+    assert [v["seat"] for v in views] == [0, 1, 2, 3]
+    assert all(v["seq"] == 0 for v in views)
+    rng = random.Random(11)
+    # Two whole deals: 2 x (4 bids + 52 cards), every seat checked after every action.
+    for _ in range(2 * 56):
+        turn = views[0]["turn"]
+        body = choose(views[turn], rng)
+        await database_sync_to_async(commands.submit_action)(user=users[turn], match_id=match.pk, payload=body)
+        new_views = [await expect_view(c) for c in comms]
+        state = await database_sync_to_async(state_at)(match.pk, body["seq"] + 1)
+        for seat, view in enumerate(new_views):
+            assert view["seat"] == seat
+            assert view["seq"] == body["seq"] + 1
+            assert view == selectors_view(state, seat, view)
+            assert_no_leak(view, state, seat, seed)
+        views = new_views
+    for c in comms:
+        assert await c.receive_nothing(timeout=0.1)
+        await c.disconnect()
+
+
+def selectors_view(state: engine.MatchState, seat: int, sent: dict[str, Any]) -> dict[str, Any]:
+    """The engine's view of ``seat`` with the site fields copied from what was sent."""
+    expected = engine.player_view(state, seat).to_json()
+    return {**sent, **expected}
+
+
+async def test_bot_moves_arrive_one_view_per_action(make_user: Any) -> None:
+    user = await database_sync_to_async(make_user)()
+    match = await database_sync_to_async(commands.create_bot_match)(user)
+    comm = await connect(match.pk, token=await database_sync_to_async(token_for)(user))
+    view = await expect_view(comm)
+    assert view["your_turn"]
+    start = view["seq"]
+    await database_sync_to_async(commands.submit_action)(
+        user=user, match_id=match.pk, payload={"seq": start, "bid": 2})
+    seqs = []
+    while True:
+        view = await expect_view(comm)
+        seqs.append(view["seq"])
+        if view["your_turn"]:
+            break
+    # Every action (mine, then each bot's) produced its own view, in order, with no gap.
+    assert seqs == list(range(start + 1, seqs[-1] + 1))
+    assert len(seqs) >= 2
+    await comm.disconnect()
+
+
+async def test_session_cookie_auth_and_refusals(make_user: Any) -> None:
+    alice = await database_sync_to_async(make_user)("alice")
+    mallory = await database_sync_to_async(make_user)("mallory")
+    match = await database_sync_to_async(commands.create_bot_match)(alice)
+
+    def login_cookie(username: str) -> str:
+        client = Client()
+        assert client.login(username=username, password=PASSWORD)
+        return f"sessionid={client.cookies['sessionid'].value}"
+
+    cookie = await database_sync_to_async(login_cookie)("alice")
+    comm = await connect(match.pk, cookie=cookie)
+    view = await expect_view(comm)
+    assert view["id"] == match.pk and view["seat"] == 0
+    await comm.send_json_to({"type": "resync"})
+    assert (await expect_view(comm))["seq"] == view["seq"]
+    await comm.send_json_to({"type": "play", "card": "AS"})
+    assert (await comm.receive_json_from())["code"] == "bad_message"
+    for junk in ("{not json", "[1, 2]", "null"):
+        await comm.send_to(text_data=junk)
+        assert (await comm.receive_json_from())["type"] == "error"
+    await comm.send_to(bytes_data=b"\xff\xfe")
+    assert (await comm.receive_json_from())["code"] == "bad_json"
+    await comm.send_json_to({"type": "resync"})  # still alive
+    assert (await expect_view(comm))["seq"] == view["seq"]
+    await comm.disconnect()
+
+    # Anonymous, a bad token, a foreign match, an unknown match: all refused.
+    bad = [
+        (f"/ws/matches/{match.pk}/", []),
+        (f"/ws/matches/{match.pk}/?token=nope", []),
+        (f"/ws/matches/{match.pk}/?token={await database_sync_to_async(token_for)(mallory)}", []),
+        (f"/ws/matches/999999/?token={await database_sync_to_async(token_for)(alice)}", []),
+    ]
+    for path, extra in bad:
+        comm = WebsocketCommunicator(application, path, headers=[ORIGIN, *extra])
+        connected, code = await comm.connect()
+        assert not connected, path
+        assert code in (4401, 4404), (path, code)
+
+
+async def test_group_messages_carry_ids_and_seq_only(make_user: Any) -> None:
+    from channels.layers import get_channel_layer
+
+    users = [await database_sync_to_async(make_user)() for _ in range(4)]
+    match = await database_sync_to_async(commands.create_match)(seats=[SeatSpec(user=u) for u in users])
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    await layer.group_add(groups.match_group(match.pk), channel)
+    view = await database_sync_to_async(reads.match_view)(match, match.turn)
+    await database_sync_to_async(commands.submit_action)(
+        user=users[match.turn], match_id=match.pk, payload={"seq": 0, "bid": view["legal"][0]})
+    message = await layer.receive(channel)
+    assert message == {"type": "match.updated", "match_id": match.pk, "seq": 1}
+
+
+async def test_a_deactivated_users_socket_is_closed(make_user: Any) -> None:
+    users = [await database_sync_to_async(make_user)() for _ in range(4)]
+    match = await database_sync_to_async(commands.create_match)(seats=[SeatSpec(user=u) for u in users])
+    comm = await connect(match.pk, token=await database_sync_to_async(token_for)(users[1]))
+    await expect_view(comm)
+    await database_sync_to_async(player_commands.deactivate_user)(users[1])
+    # The next update (the bot now playing their seat, or anyone's move) closes the socket instead.
+    out = await comm.receive_output(timeout=5)
+    while out["type"] == "websocket.send":
+        out = await comm.receive_output(timeout=5)
+    assert out == {"type": "websocket.close", "code": 4404}

@@ -1,0 +1,272 @@
+"""The real stack: PostgreSQL row locks, Redis as broker and channel layer, a real Celery worker; deadlines
+on it: a short turn's ETA timer fires in a real worker, and beat's sweep plays a turn whose deadline passed
+while nothing was scheduled (as after a restart).
+
+Run with `make test-realstack` (DATABASE_URL / REDIS_URL set); skipped with the reason shown when
+those are absent, except under CI=true where they must run.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.db import connection, connections
+from django.utils import timezone
+from site_helpers import assert_no_leak, choose, client_for
+
+import engine
+from games import tasks
+from games.matches import commands, reads
+from games.matches.commands import SeatSpec
+from games.models import Action, Match, Seat
+
+pytestmark = [pytest.mark.realstack, pytest.mark.django_db(transaction=True)]
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def test_settings_are_the_real_stack() -> None:
+    assert connection.vendor == "postgresql"
+    assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    assert settings.CELERY_TASK_ALWAYS_EAGER is False
+
+
+def test_twenty_threads_post_the_same_action_exactly_one_applies(make_user: Any) -> None:
+    users = [make_user() for _ in range(4)]
+    match = commands.create_match(seats=[SeatSpec(user=u) for u in users])  # people only: no bot moves
+    match.refresh_from_db()
+    mover = users[match.turn]
+    barrier = threading.Barrier(20)
+    results: list[tuple[int, Any]] = []
+    lock = threading.Lock()
+
+    def worker(i: int) -> None:
+        try:
+            client = client_for(mover)
+            barrier.wait(timeout=30)
+            r = client.post(f"/api/matches/{match.pk}/actions/", {"seq": 0, "bid": 1 + i % 13}, format="json")
+            with lock:
+                results.append((r.status_code, r.json()))
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(20)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    statuses = sorted(code for code, _ in results)
+    assert statuses == [200] + [409] * 19, results
+    assert all(body["code"] == "stale_seq" and body["seq"] == 1 for code, body in results if code == 409)
+    assert Action.objects.filter(match=match).count() == 1
+    match.refresh_from_db()
+    assert match.seq == 1 == reads.match_state(match).version
+
+
+def _celery_env() -> dict[str, str]:
+    db = connection.settings_dict
+    host, port, user = db["HOST"] or "127.0.0.1", db["PORT"] or 5432, db["USER"] or "postgres"
+    env = dict(os.environ)
+    env.update(
+        DATABASE_URL=f"postgres://{user}@{host}:{port}/{db['NAME']}",
+        REDIS_URL=settings.REDIS_URL,
+        DJANGO_SETTINGS_MODULE="callbreak_site.settings",
+        CELERY_TASK_ALWAYS_EAGER="0",
+        BOT_SWEEP_SECONDS="1",
+    )
+    return env
+
+
+def celery_log(name: str) -> Path:
+    """Per test run, so runs side by side on one machine keep their own logs."""
+    return ROOT / "test-artifacts" / f"celery-{name}-{os.getpid()}.log"
+
+
+def _start(name: str, args: list[str], ready: str) -> Iterator[subprocess.Popen[str]]:
+    """Run `celery -A callbreak_site <args>` until the fixture ends; its output goes to test-artifacts/."""
+    log_path = celery_log(name)
+    log_path.parent.mkdir(exist_ok=True)
+    log = open(log_path, "w")  # noqa: SIM115 - closed at teardown
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "callbreak_site", *args],
+        cwd=ROOT, env=_celery_env(), stdout=log, stderr=subprocess.STDOUT, text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while ready not in log_path.read_text():
+            assert proc.poll() is None, f"celery {name} exited:\n{log_path.read_text()}"
+            assert time.monotonic() < deadline, f"celery {name} did not start:\n{log_path.read_text()}"
+            time.sleep(0.2)
+        yield proc
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+@pytest.fixture
+def celery_worker() -> Iterator[subprocess.Popen[str]]:
+    """A real `celery worker` process on the test database and the test Redis."""
+    import redis
+
+    redis.Redis.from_url(settings.REDIS_URL).flushdb()  # no leftover tasks or groups from earlier runs
+    yield from _start("worker", ["worker", "-P", "solo", "-l", "info", "--without-gossip", "--without-mingle",
+                                 "-n", f"test-{os.getpid()}@%h"], "ready.")
+
+
+@pytest.fixture
+def celery_beat(tmp_path: Path) -> Iterator[subprocess.Popen[str]]:
+    yield from _start("beat", ["beat", "-l", "info", "--schedule", str(tmp_path / "beat-schedule")],
+                      "beat: Starting")
+
+
+ORIGIN = (b"origin", b"http://testserver")
+
+
+async def test_whole_match_against_three_bots_on_the_real_stack(make_user: Any, celery_worker: Any) -> None:
+    from callbreak_site.asgi import application
+
+    user = await database_sync_to_async(make_user)("realstack")
+    api = await database_sync_to_async(client_for)(user)
+    created = await database_sync_to_async(
+        lambda: api.post("/api/matches/", {"opponents": "bots", "bot": "random"}, format="json"))()
+    assert created.status_code == 201, created.content
+    match_id = created.json()["id"]
+    seed = (await database_sync_to_async(Match.objects.get)(pk=match_id)).seed
+    token = api._credentials["HTTP_AUTHORIZATION"].split()[1]
+    comm = WebsocketCommunicator(application, f"/ws/matches/{match_id}/?token={token}", headers=[ORIGIN])
+    connected, _ = await comm.connect()
+    assert connected
+    rng = random.Random(1)
+    last_seq, mine, messages = -1, 0, 0
+
+    def state_at(seq: int) -> engine.MatchState:
+        return reads.match_state(Match.objects.get(pk=match_id), upto=seq)
+
+    while True:
+        msg = await comm.receive_json_from(timeout=30)
+        assert msg["type"] == "match"
+        view = msg["match"]
+        messages += 1
+        assert view["seq"] > last_seq
+        last_seq = view["seq"]
+        assert_no_leak(view, await database_sync_to_async(state_at)(view["seq"]), 0, seed)
+        if view["phase"] == "finished":
+            break
+        if not view["your_turn"]:
+            continue
+        body = choose(view, rng)
+        r = await database_sync_to_async(
+            lambda body=body: api.post(f"/api/matches/{match_id}/actions/", body, format="json"))()
+        assert r.status_code == 200, r.content
+        mine += 1
+    await comm.disconnect()
+    assert mine == 70 and last_seq == 280
+    assert messages > mine  # bot moves arrived over the socket too (sent by the worker process)
+    match = await database_sync_to_async(Match.objects.get)(pk=match_id)
+    assert match.status == "finished"
+    made_by = await database_sync_to_async(
+        lambda: set(Action.objects.filter(match=match).values_list("made_by", flat=True)))()
+    assert made_by == {"player", "bot"}
+    doc = await database_sync_to_async(lambda: api.get(f"/api/matches/{match_id}/replay/").json())()
+    assert engine.verify_replay(doc).version == 280
+
+
+def test_a_bot_task_delivered_twice_plays_once(make_user: Any, celery_worker: Any) -> None:
+    import redis
+
+    users = [make_user() for _ in range(4)]
+    match = commands.create_match(seats=[SeatSpec(user=u) for u in users])
+    match.refresh_from_db()
+    Seat.objects.filter(match=match, index=match.turn).update(autopilot=True, bot="random")
+    tasks.bot_move.apply_async((match.pk, 0))
+    tasks.bot_move.apply_async((match.pk, 0))  # the same task again, as a broker redelivery would
+    tasks.bot_move.apply_async((match.pk, 0))
+    r = redis.Redis.from_url(settings.REDIS_URL)
+    deadline = time.monotonic() + 30
+    while r.llen("celery") > 0 or Action.objects.filter(match=match).count() == 0:
+        assert time.monotonic() < deadline, "the worker did not take the tasks"
+        time.sleep(0.2)
+    time.sleep(2)  # let the last taken task finish
+    assert Action.objects.filter(match=match).count() == 1
+    assert Action.objects.get(match=match).made_by == "autopilot"
+    match.refresh_from_db()
+    assert match.seq == 1
+    log = celery_log("worker").read_text()
+    assert log.count("succeeded") >= 3 and "True" in log and "False" in log
+
+
+def test_beat_starts_and_its_sweep_resumes_a_stalled_bot_turn(
+    make_user: Any, celery_worker: Any, celery_beat: Any
+) -> None:
+    users = [make_user() for _ in range(4)]
+    match = commands.create_match(seats=[SeatSpec(user=u) for u in users])
+    match.refresh_from_db()
+    # A seat handed to a bot with no task sent (as if the task were lost): only beat's sweep can move it.
+    Seat.objects.filter(match=match, index=match.turn).update(autopilot=True, bot="random")
+    deadline = time.monotonic() + 30
+    while not Action.objects.filter(match=match).exists():
+        assert time.monotonic() < deadline, celery_log("beat").read_text()
+        time.sleep(0.2)
+    assert Action.objects.get(match=match).made_by == "autopilot"
+    assert "resume-stalled-bot-turns" in celery_log("beat").read_text()
+
+
+# --- deadlines on the real stack ---------------------------------------------------------------
+
+@pytest.fixture
+def fast_sweep(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DEADLINE_SWEEP_SECONDS", "1")
+    monkeypatch.setenv("BOT_SWEEP_SECONDS", "1")
+
+
+def _wait_for_action(match: Match, seq: int, what: str, timeout: float = 30) -> Action:
+    deadline = time.monotonic() + timeout
+    while not Action.objects.filter(match=match, seq=seq).exists():
+        assert time.monotonic() < deadline, f"{what}:\n" + celery_log("worker").read_text()[-3000:]
+        time.sleep(0.2)
+    return Action.objects.get(match=match, seq=seq)
+
+
+@pytest.mark.usefixtures("fast_sweep")
+def test_a_short_turn_expires_through_its_timer(make_user: Any, celery_worker: Any) -> None:
+    users = [make_user() for _ in range(4)]
+    match = commands.create_match(seats=[SeatSpec(user=u) for u in users], move_seconds=2)
+    match.refresh_from_db()
+    assert match.deadline is not None
+    action = _wait_for_action(match, 0, "the timer did not play the expired turn")
+    assert action.made_by == "autopilot" and action.seat == match.turn
+    assert action.made_at >= match.deadline
+
+
+@pytest.mark.usefixtures("fast_sweep")
+def test_beat_sweeps_a_deadline_that_passed_with_nothing_scheduled(
+    make_user: Any, celery_worker: Any, celery_beat: Any
+) -> None:
+    users = [make_user() for _ in range(4)]
+    match = commands.create_match(seats=[SeatSpec(user=u) for u in users], move_seconds=86400)
+    match.refresh_from_db()
+    # long turns get no timer: only the sweep can find this one
+    Match.objects.filter(pk=match.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    action = _wait_for_action(match, 0, "beat's sweep did not play the expired turn")
+    assert action.made_by == "autopilot"
+    assert "sweep-deadlines" in celery_log("beat").read_text()
+    match.refresh_from_db()
+    assert match.seq == 1 and match.deadline is not None and match.deadline > timezone.now()

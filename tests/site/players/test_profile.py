@@ -1,0 +1,44 @@
+"""Profile stats are computed from the replays, with one query for all the logs (not one per match)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from games.matches import commands as match_commands
+from games.matches import reads as match_reads
+from games.matches.commands import SeatSpec
+from games.models import Match
+from games.players import reads
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_profile_stats_equal_the_replays_and_load_all_logs_at_once(
+    make_user: Any, django_assert_max_num_queries: Any
+) -> None:
+    user = make_user("pat")
+    matches = []
+    for seed in ("prof-1", "prof-2", "prof-3", "prof-4", "prof-5"):
+        match = match_commands.create_match(
+            seats=[SeatSpec(user=user), SeatSpec(bot="random"), SeatSpec(bot="random"), SeatSpec(bot="random")],
+            seed=seed,
+        )
+        match_commands.hand_seats_to_bots(user, bot="random")  # the bots finish it (tasks run eagerly)
+        match.refresh_from_db()
+        assert match.status == Match.Status.FINISHED
+        matches.append(match)
+
+    states = [match_reads.match_state(m) for m in matches]
+    deals = [d for s in states for d in s.completed]
+    expected = {
+        "matches": 5,
+        "wins": sum(0 in s.winners for s in states),
+        "mean_score": round(sum(s.totals[0] for s in states) / 5),
+        "bids_made_pct": round(100 * sum(d.tricks_won[0] >= d.bids[0] for d in deals) / len(deals), 1),
+    }
+    with django_assert_max_num_queries(6):  # not one query per match
+        stats = reads.profile("pat")["stats"]  # type: ignore[index]
+    assert {k: stats[k] for k in expected} == expected
+    assert match_reads.match_states(matches).keys() == {m.pk for m in matches}
