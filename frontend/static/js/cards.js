@@ -71,14 +71,6 @@ export function tenths(t, signed = false) {
   return neg ? `−${s}` : signed && t > 0 ? `+${s}` : s;
 }
 
-export function botLevelName(level) {
-  const names = {
-    easy: _("Easy"), normal: _("Normal"), hard: _("Hard"), random: _("Random"),
-    simple: _("Simple"), heuristic: _("Heuristic"), strong: _("Strong"),
-  };
-  return names[level] || level;
-}
-
 export function reasonText(code) {
   const texts = {
     must_follow_suit: _("Must follow suit: you hold the suit that was led."),

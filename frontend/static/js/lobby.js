@@ -1,8 +1,9 @@
 // The lobby: open public tables and my open tables, a form to create one; live over /ws/me/.
 import { api } from "./api.js";
-import { strings, fill, perMove, onUserMessage } from "./social_common.js";
+import { _, fmt, ngettext, perMove } from "./i18n.js";
+import { botSeatLabel } from "./players.js";
+import { onUserMessage, onUserSocketReopen } from "./user_socket.js";
 
-const t = strings();
 const list = document.getElementById("table-list");
 const form = document.getElementById("new-table-form");
 
@@ -11,22 +12,22 @@ function tableRow(table) {
   li.className = "table-row";
   li.dataset.testid = `table-${table.id}`;
   const free = table.seats.filter((s) => s.kind === "empty").length;
-  const people = table.seats.map((s) => s.kind === "human" ? s.name : s.kind === "bot" ? fill(t.bot, { level: s.bot }) : "—");
+  const people = table.seats.map((s) => s.kind === "human" ? s.name : s.kind === "bot" ? botSeatLabel(s.bot) : "—");
   const title = document.createElement("div");
   title.className = "table-title";
   title.innerHTML = `<strong></strong> <span class="tag"></span> <span class="tag"></span> <span class="tag"></span>`;
   title.querySelector("strong").textContent = `#${table.id} · ${table.host}`;
   const tags = title.querySelectorAll(".tag");
-  tags[0].textContent = table.visibility === "public" ? t.public : t.private;
-  tags[1].textContent = table.rated ? t.rated : t.casual;
-  tags[2].textContent = perMove(t, table.move_seconds);
+  tags[0].textContent = table.visibility === "public" ? _("Public") : _("Private");
+  tags[1].textContent = table.rated ? _("Rated") : _("Casual");
+  tags[2].textContent = perMove(table.move_seconds);
   const who = document.createElement("div");
   who.className = "muted small";
-  who.textContent = `${people.join(" · ")} — ${fill(t.seats_free, { n: free })}`;
+  who.textContent = `${people.join(" · ")} — ${fmt(ngettext("%(n)s open seat", "%(n)s open seats", free), { n: free })}`;
   const a = document.createElement("a");
   a.className = "btn btn-small";
   a.href = `/tables/${table.id}/`;
-  a.textContent = table.member ? t.open : t.join;
+  a.textContent = table.member ? _("Open") : _("Join");
   li.append(title, who, a);
   return li;
 }
@@ -44,7 +45,7 @@ async function load() {
   if (!tables.length) {
     const li = document.createElement("li");
     li.className = "empty";
-    li.textContent = t.empty;
+    li.textContent = _("No open tables. Create one!");
     list.appendChild(li);
   }
   tables.forEach((table) => list.appendChild(tableRow(table)));
@@ -74,4 +75,5 @@ onUserMessage((msg) => {
   clearTimeout(pending);
   pending = setTimeout(load, 150); // several changes at once: one refetch
 });
+onUserSocketReopen(() => load());
 load();

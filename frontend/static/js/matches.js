@@ -1,35 +1,52 @@
-// "My matches": awaiting my move first, then running, then finished.
-import { api } from "./api.js";
-import { _, fmt } from "./i18n.js";
-import { strings, fill } from "./social_common.js";
+// "My matches": awaiting my move first, then running (whose turn, time left), then finished.
+// Live: rows change as the matches move (/ws/me/), and the time left counts down.
+import { _, fmt, formatDateTime, turnEnds } from "./i18n.js";
+import { secondsLeft, watchMatches } from "./matches_store.js";
+import { playerName } from "./players.js";
 
 const root = document.getElementById("match-groups");
+let current = [];
 
 function row(m) {
   const li = document.createElement("li");
+  li.dataset.testid = `match-${m.id}`;
   const a = document.createElement("a");
-  const finished = m.status === "finished";
-  a.href = finished ? `/replay/${m.id}/` : `/play/${m.id}/`;
-  const opp = (m.seats || []).filter((s) => !s.you).map((s) => s.name).join(", ");
-  const when = new Date(m.finished_at || m.created_at);
-  const tag = m.your_turn ? ["await", _("Your move")] : finished ? ["done", _("Finished")] : ["", _("Running")];
-  a.innerHTML = `<span><strong>#${m.id}</strong> <span class="opp"></span></span>` +
-    `<span class="meta"><span class="when"></span> <span class="tag ${tag[0]}">${tag[1]}</span></span>`;
+  const finished = m.status !== "active";
+  a.href = m.status === "finished" ? `/replay/${m.id}/` : `/play/${m.id}/`;
+  const opp = (m.seats || []).filter((s) => !s.you).map(playerName).join(", ");
+  a.innerHTML = `<span class="who"><strong></strong> <span class="opp"></span></span>` +
+    `<span class="meta"><span class="when"></span></span>`;
+  a.querySelector("strong").textContent = `#${m.id}`;
   a.querySelector(".opp").textContent = fmt(_("vs %(names)s"), { names: opp });
-  a.querySelector(".when").textContent = isNaN(when) ? "" : when.toLocaleString();
-  if (m.your_turn && m.seconds_left != null) {
-    // correspondence: the time left for my move (Intl words it in the page's language)
-    const rtf = new Intl.RelativeTimeFormat(document.documentElement.lang || "en", { numeric: "auto" });
-    const s = m.seconds_left;
-    const [n, unit] = s >= 86400 ? [s / 86400, "day"] : s >= 3600 ? [s / 3600, "hour"] : [s / 60, "minute"];
-    const left = document.createElement("span");
-    left.className = "tag time-left";
-    left.dataset.testid = "time-left";
-    left.textContent = fill(strings().due || "%(when)s", { when: rtf.format(Math.max(0, Math.round(n)), unit) });
-    a.querySelector(".meta").prepend(left);
+  a.querySelector(".when").textContent = formatDateTime(m.finished_at || m.created_at);
+  const meta = a.querySelector(".meta");
+  const tag = document.createElement("span");
+  tag.className = "tag";
+  tag.dataset.testid = "match-state";
+  if (m.your_turn) {
+    tag.classList.add("await");
+    tag.textContent = _("Your move");
+  } else if (m.status === "finished") {
+    tag.classList.add("done");
+    tag.textContent = _("Finished");
+  } else if (m.status !== "active") {
+    tag.classList.add("done");
+    tag.textContent = _("Ended");
+  } else {
+    const seat = (m.seats || []).find((s) => s.seat === m.turn);
+    tag.textContent = seat ? fmt(_("%(name)s to move"), { name: playerName(seat) }) : _("Running");
+  }
+  meta.appendChild(tag);
+  const left = secondsLeft(m);
+  if (!finished && left != null) {
+    const t = document.createElement("span");
+    t.className = "tag time-left" + (m.your_turn ? " mine" : "");
+    t.dataset.testid = "time-left";
+    t.textContent = turnEnds(left);
+    meta.prepend(t);
   }
   li.appendChild(a);
-  if (finished) {
+  if (m.status === "finished") {
     const t = document.createElement("a");
     t.href = `/play/${m.id}/`;
     t.className = "sub-link";
@@ -39,34 +56,44 @@ function row(m) {
   return li;
 }
 
-async function load() {
-  let list;
-  try {
-    list = await api("/api/matches/");
-  } catch (e) {
+function render(list, error) {
+  current = list;
+  if (error && !list.length) {
     root.innerHTML = `<p class="form-error"></p>`;
-    root.firstChild.textContent = e.message;
+    root.firstChild.textContent = error.message;
     return;
   }
+  const order = (a, b) => (a.your_turn === b.your_turn ? 0 : a.your_turn ? -1 : 1)
+    || (secondsLeft(a) ?? Infinity) - (secondsLeft(b) ?? Infinity)
+    || String(b.finished_at || b.created_at).localeCompare(String(a.finished_at || a.created_at))
+    || b.id - a.id;
+  const sorted = [...list].sort(order);
   const groups = [
-    [_("Awaiting your move"), list.filter((m) => m.your_turn)],
-    [_("Running"), list.filter((m) => !m.your_turn && m.status === "active")],
-    [_("Finished"), list.filter((m) => m.status !== "active")],  // finished or aborted
+    ["await", _("Awaiting your move"), sorted.filter((m) => m.status === "active" && m.your_turn)],
+    ["running", _("Running"), sorted.filter((m) => m.status === "active" && !m.your_turn)],
+    ["finished", _("Finished"), sorted.filter((m) => m.status !== "active")], // finished or aborted
   ];
+  const focused = document.activeElement && root.contains(document.activeElement)
+    ? document.activeElement.closest("li")?.dataset.testid : null;
   root.innerHTML = "";
   if (!list.length) {
     root.innerHTML = `<p class="empty"></p>`;
     root.firstChild.textContent = _("No matches yet. Start one against three bots!");
     return;
   }
-  for (const [title, items] of groups) {
+  for (const [key, title, items] of groups) {
     if (!items.length) continue;
     const h = document.createElement("h2");
     h.textContent = `${title} (${items.length})`;
     const ul = document.createElement("ul");
     ul.className = "match-list";
+    ul.dataset.group = key;
     items.forEach((m) => ul.appendChild(row(m)));
     root.append(h, ul);
   }
+  if (focused) root.querySelector(`[data-testid="${focused}"] a`)?.focus();
 }
-load();
+
+watchMatches(render);
+// the time left counts down between updates
+setInterval(() => { if (current.some((m) => m.status === "active" && m.seconds_left != null)) render(current); }, 30000);

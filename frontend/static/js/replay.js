@@ -1,7 +1,8 @@
 // Replay viewer for callbreak-replay/1: all hands face up, step through every bid and card.
 import { api, matchUrl } from "./api.js";
 import { _, fmt } from "./i18n.js";
-import { botLevelName, cardName, cardText, makeCard, sortHand } from "./cards.js";
+import { cardName, cardText, makeCard, sortHand } from "./cards.js";
+import { levelName, playerName } from "./players.js";
 import { dealHands, firstDealer, hasWebCrypto, hex, sha256 } from "./sha256.js";
 
 const app = document.getElementById("replay-app");
@@ -16,7 +17,7 @@ const BOTTOM = 0; // seat shown at the bottom: the viewer's own seat when known
 
 let bottomSeat = BOTTOM;
 const posOf = (seat) => (seat - bottomSeat + 4) % 4;
-const name = (s) => (doc.players[s] && doc.players[s].name) || fmt(_("Seat %(n)s"), { n: s + 1 });
+const name = (s) => (doc.players[s] && playerName(doc.players[s])) || fmt(_("Seat %(n)s"), { n: s + 1 });
 const fmt1 = (x) => (x < 0 ? "−" : "") + Math.abs(x).toFixed(1);
 
 function buildSteps() {
@@ -77,10 +78,10 @@ function render() {
     const plate = el.querySelector(".plate");
     const dealer = deal.dealer === s;
     plate.innerHTML = `<div class="plate-top">${dealer ? `<span class="dealer-chip" title="${_("Dealer")}">${_("D")}</span>` : ""}` +
-      `<span class="pname"></span>${p.kind === "bot" ? `<span class="badge bot">${_("Bot")}${p.bot ? " · " + botLevelName(p.bot) : ""}</span>` : ""}</div>` +
+      `<span class="pname"></span>${p.kind === "bot" ? `<span class="badge bot">${_("Bot")}${p.bot ? " · " + levelName(p.bot) : ""}</span>` : ""}</div>` +
       `<div class="plate-stats"><span class="tricks ${S.bids[s] != null && S.won[s] >= S.bids[s] ? "made" : ""}"><b>${S.won[s]}</b>/<b>${S.bids[s] ?? "–"}</b></span>` +
       `<span class="total">Σ ${fmt1(S.totals[s])}</span></div>`;
-    plate.querySelector(".pname").textContent = p.name || name(s);
+    plate.querySelector(".pname").textContent = name(s);
     el.setAttribute("aria-label", `${name(s)}: ${S.hands[s].map(cardName).join(", ")}`);
     const hand = el.querySelector(".rhand");
     hand.innerHTML = "";

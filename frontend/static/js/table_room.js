@@ -1,8 +1,9 @@
 // A table before its match: seats, join / leave, the host fills bots and starts; live over /ws/me/.
 import { api } from "./api.js";
-import { strings, fill, perMove, onUserMessage } from "./social_common.js";
+import { _, perMove } from "./i18n.js";
+import { botSeatLabel } from "./players.js";
+import { onUserMessage, onUserSocketReopen } from "./user_socket.js";
 
-const t = strings();
 const root = document.getElementById("table-room");
 const tableId = root.dataset.tableId;
 const code = root.dataset.code || "";
@@ -52,13 +53,13 @@ function render(table) {
   root.innerHTML = "";
   const head = document.createElement("p");
   head.className = "table-title";
-  head.textContent = [table.visibility === "public" ? t.public : t.private, table.rated ? t.rated : t.casual,
-    perMove(t, table.move_seconds)].join(" · ");
+  head.textContent = [table.visibility === "public" ? _("Public") : _("Private"), table.rated ? _("Rated") : _("Casual"),
+    perMove(table.move_seconds)].join(" · ");
   root.appendChild(head);
   if (table.status !== "open") {
     const p = document.createElement("p");
     p.className = "empty";
-    p.textContent = t.not_open;
+    p.textContent = _("This table is no longer open.");
     root.appendChild(p);
     return;
   }
@@ -70,29 +71,29 @@ function render(table) {
     li.className = `seat-slot ${s.kind}`;
     li.dataset.testid = `seat-${s.seat}`;
     const name = document.createElement("span");
-    name.textContent = s.kind === "human" ? s.name + (s.you ? ` (${t.you})` : "") + (s.name === table.host ? ` · ${t.host}` : "")
-      : s.kind === "bot" ? fill(t.bot, { level: s.bot }) : t.open_seat;
+    name.textContent = s.kind === "human" ? s.name + (s.you ? ` (${_("you")})` : "") + (s.name === table.host ? ` · ${_("host")}` : "")
+      : s.kind === "bot" ? botSeatLabel(s.bot) : _("Open seat");
     li.appendChild(name);
     if (s.kind === "empty" && !seated) {
-      li.appendChild(button(t.sit_here, `sit-${s.seat}`, async () => render(await post("join/", { seat: s.seat, code }))));
+      li.appendChild(button(_("Sit here"), `sit-${s.seat}`, async () => render(await post("join/", { seat: s.seat, code }))));
     }
     if (s.kind === "bot" && table.you_host) {
-      li.appendChild(button(t.remove_bot, `unbot-${s.seat}`, async () => render(await post(`seats/${s.seat}/clear/`)), "linklike"));
+      li.appendChild(button(_("Remove bot"), `unbot-${s.seat}`, async () => render(await post(`seats/${s.seat}/clear/`)), "linklike"));
     }
     ul.appendChild(li);
   }
   root.appendChild(ul);
   const actions = document.createElement("div");
   actions.className = "room-actions";
-  if (seated) actions.appendChild(button(t.leave, "leave", async () => { await post("leave/"); leaving = true; location.href = "/lobby/"; }, "btn btn-small btn-ghost"));
+  if (seated) actions.appendChild(button(_("Leave"), "leave", async () => { await post("leave/"); leaving = true; location.href = "/lobby/"; }, "btn btn-small btn-ghost"));
   if (table.you_host) {
     const tools = document.getElementById("room-tools").content.cloneNode(true);
     const select = tools.querySelector("select");
     actions.appendChild(tools);
     if (table.seats.some((s) => s.kind === "empty")) {
-      actions.appendChild(button(t.fill_bots, "fill-bots", async () => render(await post("bots/", { bot: select.value }))));
+      actions.appendChild(button(_("Fill empty seats with bots"), "fill-bots", async () => render(await post("bots/", { bot: select.value }))));
     } else {
-      actions.appendChild(button(t.start, "start", async () => render(await post("start/"))));
+      actions.appendChild(button(_("Start the match"), "start", async () => render(await post("start/"))));
     }
   }
   root.appendChild(actions);
@@ -101,11 +102,11 @@ function render(table) {
     const box = document.createElement("p");
     box.className = "invite-box";
     box.innerHTML = "<span></span> <input readonly> ";
-    box.firstChild.textContent = t.invite;
+    box.firstChild.textContent = _("Invitation link");
     box.querySelector("input").value = link;
-    box.appendChild(button(t.copy, "copy-invite", async () => {
+    box.appendChild(button(_("Copy"), "copy-invite", async () => {
       await navigator.clipboard?.writeText(link);
-      box.lastChild.textContent = t.copied;
+      box.lastChild.textContent = _("Copied");
     }, "chip-btn"));
     root.appendChild(box);
   }
@@ -122,4 +123,5 @@ async function load() {
 onUserMessage((msg) => {
   if (msg.type === "lobby" && String(msg.table_id) === String(tableId)) load();
 });
+onUserSocketReopen(() => load());
 load();

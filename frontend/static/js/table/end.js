@@ -1,0 +1,122 @@
+// The end of a match: winners, final scores, the rating change of a rated match, and what next —
+// a rematch with the same people at a new table, or another match against bots.
+import { api, ApiError, createMatch, matchUrl } from "../api.js";
+import { _, fmt } from "../i18n.js";
+import { tenths } from "../cards.js";
+import { modal } from "./dialogs.js";
+
+export function createEnd(app, { nameOf, winnersText, focusTable }) {
+  const $ = (sel) => app.querySelector(sel);
+  const dialog = $(".end-dialog");
+  const dlg = modal(dialog, { fallback: () => $("#show-end").focus() });
+  const rematchBtn = $("#rematch");
+  const againBtn = $("#play-again");
+  const error = $(".end-error");
+  let dismissed = false;
+  let view = null;
+
+  const fail = (msg) => {
+    error.textContent = msg;
+    error.hidden = !msg;
+  };
+
+  function fill(v) {
+    view = v;
+    const winners = v.winners || [];
+    $(".winners").textContent = winnersText(v);
+    dialog.classList.toggle("you-won", winners.includes(v.seat));
+    const order = [0, 1, 2, 3].sort((a, b) => v.totals[b] - v.totals[a]);
+    const ol = document.createElement("ol");
+    for (const s of order) {
+      const li = document.createElement("li");
+      li.className = winners.includes(s) ? "win" : "";
+      li.innerHTML = `<span class="n"></span><span class="t"></span>`;
+      li.querySelector(".n").textContent = nameOf(v, s) + (winners.includes(s) ? " ★" : "");
+      li.querySelector(".t").textContent = tenths(v.totals[s]);
+      ol.appendChild(li);
+    }
+    $(".final-scores").replaceChildren(ol);
+    $("#replay-link").href = `/replay/${encodeURIComponent(v.id)}/`;
+    // the rating change of a rated match (null until the rating has been computed)
+    const rating = $(".rating-change");
+    if (v.rating && typeof v.rating.change === "number") {
+      const ch = v.rating.change;
+      rating.textContent = fmt(_("Rating: %(before)s → %(after)s (%(change)s)"), {
+        before: v.rating.before.toFixed(2), after: v.rating.after.toFixed(2),
+        change: (ch > 0 ? "+" : ch < 0 ? "−" : "±") + Math.abs(ch).toFixed(2),
+      });
+      rating.className = "rating-change " + (ch > 0 ? "up" : ch < 0 ? "down" : "");
+      rating.hidden = false;
+    } else if (v.rated) {
+      rating.textContent = _("Rated match: your new rating is being computed…");
+      rating.className = "rating-change";
+      rating.hidden = false;
+    } else {
+      rating.hidden = true;
+    }
+    // among people: a rematch at a new table; against bots: another match
+    const amongPeople = v.table_id != null;
+    rematchBtn.hidden = !amongPeople;
+    rematchBtn.textContent = v.rematch_table_id ? _("Join the rematch") : _("Rematch");
+    againBtn.hidden = amongPeople;
+  }
+
+  async function playAgain() {
+    againBtn.disabled = true;
+    fail("");
+    app.classList.add("clearing");
+    try {
+      const v = await createMatch(sessionStorage.getItem("cb-bot-level") || "");
+      window.location.href = `/play/${encodeURIComponent(v.id)}/`;
+    } catch (e) {
+      app.classList.remove("clearing");
+      againBtn.disabled = false;
+      fail(e.message);
+    }
+  }
+
+  async function rematch() {
+    if (!view) return;
+    rematchBtn.disabled = true;
+    fail("");
+    try {
+      const table = await api(`${matchUrl(view.id)}rematch/`, { method: "POST" });
+      window.location.href = `/tables/${encodeURIComponent(table.id)}/`;
+    } catch (e) {
+      rematchBtn.disabled = false;
+      if (e instanceof ApiError && e.code === "no_table") {
+        // not a table among people after all: another match against bots
+        rematchBtn.hidden = true;
+        againBtn.hidden = false;
+        againBtn.focus();
+      } else {
+        fail(e.message);
+      }
+    }
+  }
+
+  againBtn.addEventListener("click", playAgain);
+  rematchBtn.addEventListener("click", rematch);
+  $("#end-close").addEventListener("click", () => {
+    dismissed = true;
+    dlg.close();
+  });
+  dialog.addEventListener("close", () => { dismissed = true; });
+  $("#show-end").addEventListener("click", () => {
+    dismissed = false;
+    dlg.open();
+  });
+
+  return {
+    /** A settled frame: open the dialog when the match is over (unless the player closed it). */
+    update(f) {
+      if (f.phase !== "finished") {
+        if (dlg.isOpen) dlg.close();
+        return;
+      }
+      fill(f);
+      if (!dismissed && !dlg.isOpen) dlg.open(rematchBtn.hidden ? againBtn : rematchBtn);
+    },
+    focusTable,
+  };
+}

@@ -1,0 +1,149 @@
+// The pace of the table: views come in whenever the server sends them; the page shows what happened
+// between them one step at a time, so each card lands in turn (about 350 ms apart), a finished trick
+// stays a second, and a deal's last trick is seen before its summary (the match's, before the end).
+import { applyEvent, copy, diff } from "./timeline.js";
+
+// A test or a player in a hurry may speed the table up: localStorage "cb-pace" (0.1 = ten times faster).
+const PACE = (() => {
+  const v = Number(window.localStorage && localStorage.getItem("cb-pace"));
+  return v > 0 && v <= 4 ? v : 1;
+})();
+
+export const GAP = 350;        // between two cards or bids
+const TRICK_SEEN = 450;        // the fourth card lands, then the winner is shown
+const TRICK_HOLD = 1000;       // the finished trick stays with its winner
+const COLLECT = 280;           // the cards sweep to the winner
+const SUMMARY = 2600;          // a deal's scores
+const LAST_TRICK_HOLD = 1400;  // the match's last trick, before the end dialog
+const MAX_EVENTS = 40;         // more than this (a long absence): show the newest view at once
+const KEEP_CLOCK = -1;         // a step that showed nothing new: the next one keeps its time
+
+/**
+ * createPacer({ render(frame, info), collect(frame) -> ms, me }) -> { push(view), frame, busy, ... }
+ * `render` draws a frame; `info.event` is the event that produced it (for animations).
+ */
+export function createPacer({ render, collect }) {
+  let frame = null;      // on screen
+  let target = null;     // the newest view: the steps lead to it
+  const steps = [];      // { delay, run }
+  let timer = null;
+  let lastAt = 0;        // when the last step ran
+
+  const ms = (x) => Math.round(x * PACE);
+
+  function settle(v) {
+    frame = copy(v);
+    frame.interactive = steps.length === 0;
+    frame.hold = null;
+    frame.summary = null;
+    render(frame, { settled: true });
+  }
+
+  // Run the first step once its delay has passed since the last step ran (re-planned on every change).
+  function schedule() {
+    clearTimeout(timer);
+    timer = null;
+    if (!steps.length) return;
+    const wait = Math.max(0, steps[0].delay - (performance.now() - lastAt));
+    timer = setTimeout(() => {
+      timer = null;
+      const step = steps.shift();
+      const after = step.run();
+      if (after !== KEEP_CLOCK) lastAt = performance.now() + (after || 0);
+      schedule();
+    }, wait);
+  }
+
+  const shownAlready = (e) => frame && e.seat === frame.seat && (e.t === "play"
+    ? ((frame.trick && frame.trick.plays) || []).some((p) => p.card === e.card)
+    : frame.bids && frame.bids[e.seat] === e.bid);
+
+  const show = (e, v) => () => {
+    frame = applyEvent(frame, e, v);
+    render(frame, { event: e });
+  };
+
+  function eventSteps(events, v) {
+    const out = [];
+    const isEnd = events.some((x) => x.t === "end");
+    events.forEach((e, i) => {
+      if (e.t === "bid" || e.t === "play") {
+        // my own card or bid is already on screen when it was shown as it was sent
+        const mine = i === 0 && !steps.length && shownAlready(e);
+        out.push({
+          delay: mine ? 0 : ms(GAP),
+          run: () => (shownAlready(e) ? KEEP_CLOCK : show(e, v)()),
+        });
+      } else if (e.t === "trick") {
+        out.push({ delay: ms(TRICK_SEEN), run: show(e, v) });
+        if (isEnd && e.lastOfDeal) return; // the match's last trick stays on the table
+        out.push({
+          delay: ms(TRICK_HOLD),
+          run: () => {
+            const took = collect(frame) || 0;
+            setTimeout(show({ t: "clear" }, v), took);
+            return took;
+          },
+        });
+      } else if (e.t === "deal") {
+        out.push({ delay: ms(200), run: show(e, v) });
+      } else if (e.t === "newdeal") {
+        out.push({ delay: ms(SUMMARY), run: show(e, v) });
+      } else if (e.t === "end") {
+        out.push({ delay: ms(LAST_TRICK_HOLD), run: () => KEEP_CLOCK });
+      }
+    });
+    return out;
+  }
+
+  return {
+    get frame() { return frame; },
+    get target() { return target; },
+    get busy() { return steps.length > 0; },
+
+    /** A view from the server (REST or socket). */
+    push(v) {
+      if (!v) return;
+      if (!target) {
+        target = v;
+        settle(v);
+        lastAt = performance.now();
+        return;
+      }
+      if (v.seq < target.seq) return;
+      if (v.seq === target.seq) {
+        // the same moment, resent (a seat handed to a bot, the rating arrived): no animation
+        target = v;
+        if (!steps.length) settle(v);
+        else steps[steps.length - 1].run = () => settle(v);
+        return;
+      }
+      const events = document.hidden ? null : diff(target, v);
+      target = v;
+      if (!events || events.length > MAX_EVENTS) {
+        steps.length = 0;
+        steps.push({ delay: 0, run: () => settle(v) });
+      } else {
+        // views that only repeat what is queued need no step of their own
+        if (steps.length) steps.pop(); // the previous target's settle: the new one replaces it
+        steps.push(...eventSteps(events, v));
+        steps.push({ delay: steps.length ? ms(150) : 0, run: () => settle(v) });
+      }
+      schedule();
+    },
+
+    /** Show my own card or bid at once (it is being sent). */
+    optimistic(e) {
+      if (!frame) return;
+      frame = applyEvent(frame, e, target);
+      lastAt = performance.now();
+      render(frame, { event: e, optimistic: true });
+    },
+
+    /** Show the newest view again as it is (a failed action: undo what was shown). */
+    resync() {
+      if (!target || steps.length) return;
+      settle(target);
+    },
+  };
+}
