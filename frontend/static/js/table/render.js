@@ -3,6 +3,7 @@
 import { _, fmt } from "../i18n.js";
 import { cardFace, cardName, makeBack, makeCard, reasonText, sortHand, tenths } from "../cards.js";
 import { levelName, playerName } from "../players.js";
+import { PACE } from "./pacer.js";
 import { biddingOrder } from "./timeline.js";
 
 const reduceMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -105,7 +106,7 @@ export function createRenderer(app, ui) {
     el.animate(
       [{ transform: `translate(${dx}px, ${dy}px) scale(${from ? 1 : 0.55})`, opacity: from ? 1 : 0.2 },
         { transform: "none", opacity: 1 }],
-      { duration: 300, easing: "cubic-bezier(.2,.8,.3,1)" },
+      { duration: 300 * PACE, easing: "cubic-bezier(.2,.8,.3,1)" },
     );
   }
 
@@ -152,9 +153,9 @@ export function createRenderer(app, ui) {
       const dx = plate.left + plate.width / 2 - (r.left + r.width / 2);
       const dy = plate.top + plate.height / 2 - (r.top + r.height / 2);
       el.animate([{ transform: "none", opacity: 1 }, { transform: `translate(${dx}px, ${dy}px) scale(.4)`, opacity: 0 }],
-        { duration: 260, easing: "ease-in", fill: "forwards" });
+        { duration: 260 * PACE, easing: "ease-in", fill: "forwards" });
     }
-    return 260;
+    return 260 * PACE;
   }
 
   // ---- the hand --------------------------------------------------------------------------------
@@ -182,7 +183,6 @@ export function createRenderer(app, ui) {
       b.classList.toggle("locked", myTurn && !isLegal);
       b.classList.toggle("waiting", !myTurn);
       b.dataset.reason = reason && reason !== "locked" ? reason : "";
-      b.setAttribute("aria-disabled", isLegal ? "false" : "true");
       let label = cardName(c);
       if (isLegal) label += ", " + _("playable");
       else if (reason) label += ", " + _("locked") + ": " + reasonText(reason);

@@ -1,0 +1,122 @@
+"""A whole match on a phone's touch screen: portrait 360×740 for the first deals, then the phone turns to
+landscape 740×360. At every decision the seats, the trick and the whole hand (and the bid picker while
+bidding) are on screen at once, with no scrolling; each card of the fanned hand shows at least 24 px.
+Screenshots land in test-artifacts/e2e/.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from typing import Any
+
+import pytest
+from e2e_helpers import FAST, VISIBLE_STRIPS_JS, assert_in_viewport, play_card, sign_up, wait_state
+
+pytestmark = pytest.mark.e2e
+
+PORTRAIT = {"width": 360, "height": 740}
+LANDSCAPE = {"width": 740, "height": 360}
+
+SEATS = [".seat.pos-top .plate", ".seat.pos-left .plate", ".seat.pos-right .plate", ".seat.pos-bottom .plate"]
+HAND = [".hand .card:first-child", ".hand .card:last-child"]
+
+
+def check_screen(page: Any, state: str) -> None:
+    page.wait_for_function("!document.querySelector('.hand .deal-in')")  # a new hand has been dealt
+    sels = SEATS + HAND + ["[data-testid=trick]", ".statusbar"]
+    if state == "bid":
+        sels += ["[data-testid=bid-picker]", ".bid-btn[data-bid='1']", ".bid-btn[data-bid='13']",
+                 "[data-testid=bid-confirm]"]
+    assert_in_viewport(page, sels)
+    strips = page.evaluate(VISIBLE_STRIPS_JS)
+    assert strips and min(strips) >= 24, f"a card shows less than 24 px: {strips}"
+
+
+def test_a_match_on_a_phone(browser: Any, site_url: str, artifacts: Any) -> None:
+    ctx = browser.new_context(viewport=PORTRAIT, locale="en-US", is_mobile=True, has_touch=True)
+    ctx.add_init_script(FAST)
+    page = ctx.new_page()
+    page.set_default_timeout(20_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        sign_up(page, site_url, "phone_" + secrets.token_hex(3), email=False)
+        page.screenshot(path=str(artifacts / "home-phone.png"), full_page=True)
+        page.get_by_test_id("play-bots").tap()
+        page.wait_for_url(re.compile(r".*/play/\d+/$"))
+        page.wait_for_selector(".hand .card")
+
+        shots: set[str] = set()
+        locked_seen = False
+        reconnected = False
+        for _ in range(400):
+            try:
+                state = wait_state(page)
+            except Exception:
+                raise AssertionError(f"stuck; page errors: {errors}") from None
+            if state == "end":
+                break
+            deal = int(page.get_by_test_id("deal-no").inner_text().split()[1])
+            orientation = "portrait" if deal <= 3 else "landscape"
+            if orientation == "landscape" and page.viewport_size != LANDSCAPE:
+                page.set_viewport_size(LANDSCAPE)  # the phone turns
+                page.wait_for_timeout(100)
+            check_screen(page, state)
+            shot = f"table-phone-{orientation}{'-bid' if state == 'bid' else ''}.png"
+            if state == "bid":
+                if shot not in shots:
+                    page.locator(".bid-btn[data-bid='3']").tap()
+                    page.screenshot(path=str(artifacts / shot))
+                    shots.add(shot)
+                else:
+                    page.locator(".bid-btn[data-bid='2']").tap()
+                page.get_by_test_id("bid-confirm").tap()
+                page.wait_for_function("document.querySelector('.bid-picker').hidden")
+                continue
+            if shot not in shots and page.locator(".trick .card").count() >= 2:
+                page.screenshot(path=str(artifacts / shot))
+                shots.add(shot)
+            locked = page.locator(".hand .card.locked")
+            if locked.count() and (not locked_seen or (orientation == "landscape" and locked_seen == "portrait")):
+                # a tap on a locked card explains it, inside the screen
+                play_card(page, locked.first, tap=True)
+                page.get_by_test_id("reason").wait_for(state="visible")
+                assert_in_viewport(page, ["[data-testid=reason]"])
+                page.screenshot(path=str(artifacts / f"table-phone-{orientation}-locked.png"))
+                locked_seen = orientation
+            if not reconnected and deal == 2:
+                # drop the live connection: the table reconnects and resyncs by seq
+                page.wait_for_selector("#table-app[data-live='1']")
+                page.evaluate("window.callbreakTable.dropSocket()")
+                page.wait_for_selector("#table-app[data-live='1']", timeout=15_000)
+                reconnected = True
+                assert wait_state(page) == "play"
+            card = page.locator(".hand .card.legal").first
+            code = card.get_attribute("data-card")
+            play_card(page, card, tap=True)
+            page.wait_for_selector(f".hand .card[data-card='{code}']", state="detached")
+        else:
+            pytest.fail("the match did not finish")
+
+        assert {"table-phone-portrait.png", "table-phone-portrait-bid.png", "table-phone-landscape.png",
+                "table-phone-landscape-bid.png"} <= shots, shots
+        assert reconnected and locked_seen
+        # the end dialog fits the small screen and can be closed
+        assert_in_viewport(page, [".end-dialog", "#end-close"])
+        page.screenshot(path=str(artifacts / "end-phone-landscape.png"))
+        page.set_viewport_size(PORTRAIT)
+        assert_in_viewport(page, [".end-dialog", "#end-close"])
+        page.screenshot(path=str(artifacts / "end-phone-portrait.png"))
+        page.locator("#end-close").tap()
+        assert_in_viewport(page, SEATS + [".statusbar", "[data-testid=trick]"])
+        # the score sheet opens as a dialog on a phone
+        page.locator("#scores-btn").tap()
+        assert page.locator("#scores-dialog tbody tr").count() == 5
+        assert_in_viewport(page, ["#scores-dialog"])
+        page.screenshot(path=str(artifacts / "scores-phone.png"))
+        page.keyboard.press("Escape")
+        assert not page.locator("#scores-dialog").is_visible()
+        assert not errors, errors
+    finally:
+        ctx.close()
