@@ -239,3 +239,95 @@ def test_browser_verifier_matches_the_fairness_vectors(page: Any, site_url: str)
     )
     assert result["deal2seat0"] == "6C 4D 4C JH 3D QS 5S TS 7D 5C 5H AC AH"
     assert result["other"] == "05c20f729f419db7b76baef3f5e971081fba99defae02615d863f3c76fb60dc9"
+
+
+def new_bot_match(page: Any, base: str, prefix: str) -> None:
+    sign_up(page, base, prefix + secrets.token_hex(3))
+    page.get_by_test_id("play-bots").click()
+    page.wait_for_url(re.compile(r".*/play/\d+/$"))
+    page.wait_for_selector(".hand .card")
+
+
+def test_keyboard_path(page: Any, site_url: str) -> None:
+    """No Tab needed: the bid picker takes the focus, and after each bid or card the focus is on a card
+    that can be played when the turn comes back."""
+    page.context.add_init_script(FAST)
+    new_bot_match(page, site_url, "keys_")
+    focused = "document.activeElement && document.activeElement.matches(%s)"
+    bid_done = False
+    played = 0
+    while played < 4:
+        state = wait_state(page)
+        if state == "bid":
+            page.wait_for_function(focused % "'.bid-btn'")  # the picker took the focus
+            page.keyboard.press("ArrowRight")
+            page.keyboard.press("Enter")
+            assert page.evaluate("document.activeElement.id") == "bid-confirm"
+            assert "Bid" in page.locator("#bid-confirm").inner_text()
+            page.keyboard.press("Enter")
+            page.wait_for_function("document.querySelector('.bid-picker').hidden")
+            assert page.evaluate(focused % "'.hand .card'"), "after the bid the focus is in the hand"
+            bid_done = True
+            continue
+        assert state == "play"
+        page.wait_for_function(focused % "'.hand .card.legal'")  # on a playable card, with no Tab
+        code = page.evaluate("document.activeElement.dataset.card")
+        page.keyboard.press("Enter")
+        page.wait_for_selector(f".hand .card[data-card='{code}']", state="detached")
+        assert page.evaluate(focused % "'.hand .card'"), "after a card the focus stays in the hand"
+        played += 1
+    assert bid_done
+    # arrows move along the hand; Home and End jump
+    page.keyboard.press("End")
+    last = page.evaluate("document.activeElement.dataset.card")
+    assert last == page.locator(".hand .card").last.get_attribute("data-card")
+    page.keyboard.press("Home")
+    assert page.evaluate("document.activeElement.dataset.card") == page.locator(".hand .card").first.get_attribute(
+        "data-card")
+    assert not page.js_errors, page.js_errors
+
+
+TRICK_LOG_JS = """() => {
+  window.__trickLog = [];
+  const trick = document.querySelector('[data-testid=trick]');
+  let before = 0;
+  new MutationObserver(() => {
+    const n = trick.querySelectorAll('.card').length;
+    if (n !== before) window.__trickLog.push({t: performance.now(), n,
+      mine: !!trick.querySelector('.slot-0 .card') && n > before && n - before === 1
+        && !!trick.querySelector('.slot-0 .card') && window.__lastSlot0 !== trick.querySelector('.slot-0 .card')});
+    window.__lastSlot0 = trick.querySelector('.slot-0 .card');
+    before = n;
+  }).observe(trick, {childList: true, subtree: true});
+}"""
+
+
+def test_cards_land_one_by_one(page: Any, site_url: str) -> None:
+    """At the real pace: the bots' cards land in turn, 300-400 ms apart, whatever the server's timing
+    (it answers at once here, and may send only the newest view), and a finished trick stays a second."""
+    new_bot_match(page, site_url, "pace_")
+    page.evaluate(TRICK_LOG_JS)
+    tricks_done = 0
+    while tricks_done < 3:
+        state = wait_state(page)
+        if state == "bid":
+            page.locator(".bid-btn[data-bid='2']").click()
+            page.get_by_test_id("bid-confirm").click()
+            page.wait_for_function("document.querySelector('.bid-picker').hidden")
+            continue
+        card = page.locator(".hand .card.legal").first
+        code = card.get_attribute("data-card")
+        play_card(page, card)
+        page.wait_for_selector(f".hand .card[data-card='{code}']", state="detached")
+        tricks_done += 1
+    wait_state(page)
+    log = page.evaluate("window.__trickLog")
+    # each step of the log: a card landed (n grew by one) or the trick was cleared (n fell to 0)
+    landed = [(e["t"], e["mine"]) for prev, e in zip([{"n": 0}] + log, log, strict=False) if e["n"] == prev["n"] + 1]
+    gaps = [b[0] - a[0] for a, b in zip(landed, landed[1:], strict=False) if not b[1] and b[0] - a[0] < 2000]
+    assert len(gaps) >= 3, log
+    assert min(gaps) >= 280, f"cards landed too close together: {gaps}"
+    # a full trick stays about a second before it is cleared
+    holds = [b["t"] - a["t"] for a, b in zip(log, log[1:], strict=False) if a["n"] == 4 and b["n"] < 4]
+    assert holds and min(holds) >= 1000, f"a finished trick was cleared too soon: {holds}"
+    assert not page.js_errors, page.js_errors

@@ -140,8 +140,8 @@ export function createPacer({ render, collect }) {
     optimistic(e) {
       if (!frame) return;
       frame = applyEvent(frame, e, target);
-      lastAt = performance.now();
       render(frame, { event: e, optimistic: true });
+      lastAt = performance.now(); // the next card lands a full gap after this one is on screen
     },
 
     /** Show the newest view again as it is (a failed action: undo what was shown). */
