@@ -101,7 +101,7 @@ function render(table) {
     const link = `${location.origin}/invite/${table.invite_code}/`;
     const box = document.createElement("p");
     box.className = "invite-box";
-    box.innerHTML = "<span></span> <input readonly> ";
+    box.innerHTML = "<label for='invite-link'></label> <input id='invite-link' readonly> ";
     box.firstChild.textContent = _("Invitation link");
     box.querySelector("input").value = link;
     box.appendChild(button(_("Copy"), "copy-invite", async () => {
