@@ -11,6 +11,7 @@ COPY games ./games
 COPY callbreak_site ./callbreak_site
 COPY frontend ./frontend
 COPY manage.py ./
+COPY bin ./bin
 # Editable, so settings' BASE_DIR (templates, static, locale under frontend/) stays /app.
 RUN pip install -e .
 
@@ -18,4 +19,5 @@ RUN pip install -e .
 RUN SECRET_KEY=build-only python manage.py collectstatic --noinput
 
 EXPOSE 8000
-CMD ["daphne", "-b", "0.0.0.0", "-p", "8000", "callbreak_site.asgi:application"]
+ENV HOST=0.0.0.0 PORT=8000
+CMD ["bin/serve"]

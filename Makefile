@@ -11,7 +11,8 @@ RUN_ID := $(shell echo $$$$)
 PG_URL ?= postgres://postgres@127.0.0.1:5432/callbreak_$(RUN_ID)
 REDIS_TEST_URL ?= redis://127.0.0.1:6379/$(shell echo $$(( $(RUN_ID) % 11 + 5 )))
 
-.PHONY: run test install lint contracts typecheck test-engine test-site test-site-pg test-realstack bench migrate worker beat
+SHELL := /bin/bash
+.PHONY: serve load run test install lint contracts typecheck test-engine test-site test-site-pg test-realstack bench migrate worker beat
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -29,6 +30,11 @@ run: migrate
 	@echo "Call Break is at http://$(HOST):$(PORT)/  (Ctrl-C stops it)"
 	@echo ""
 	$(BIN)/daphne -b $(HOST) -p $(PORT) callbreak_site.asgi:application
+
+# Production web server: gunicorn with Uvicorn workers (WEB_CONCURRENCY processes, default one per CPU),
+# HTTP and WebSockets; static files served by WhiteNoise from `collectstatic`.
+serve: $(STAMP)
+	PATH="$(CURDIR)/$(BIN):$$PATH" HOST=$(HOST) PORT=$(PORT) bin/serve
 
 worker: $(STAMP)
 	$(BIN)/celery -A callbreak_site worker -l info
@@ -53,11 +59,13 @@ test-site: $(STAMP)
 	$(BIN)/pytest -q tests/site -m "not realstack"
 
 # The site suite again on PostgreSQL (tasks still eager, in-memory channel layer).
+# The test process itself runs without the connection pool (tests hold connections in many threads);
+# servers the tests start (e2e, two web processes) run with it, as in production.
 test-site-pg: $(STAMP)
-	DATABASE_URL=$(PG_URL) $(BIN)/pytest -q tests/site -m "not realstack" -p no:cacheprovider
+	DATABASE_URL=$(PG_URL) DATABASE_POOL_MAX=0 $(BIN)/pytest -q tests/site -m "not realstack" -p no:cacheprovider
 
 test-realstack: $(STAMP)
-	DATABASE_URL=$(PG_URL) REDIS_URL=$(REDIS_TEST_URL) $(BIN)/pytest -q tests/site -m realstack -p no:cacheprovider
+	DATABASE_URL=$(PG_URL) REDIS_URL=$(REDIS_TEST_URL) DATABASE_POOL_MAX=0 $(BIN)/pytest -q tests/site -m realstack -p no:cacheprovider
 
 test: $(STAMP) lint contracts typecheck
 	$(BIN)/pytest -q tests -m "not realstack"
@@ -66,3 +74,11 @@ test: $(STAMP) lint contracts typecheck
 
 bench: $(STAMP)
 	$(BIN)/python -m engine bench
+
+# The crowd benchmark (bench/load.py): starts the real stack on loopback (PostgreSQL, Redis, `make serve`'s
+# server, a worker and beat), plays 10, 50 and 200 concurrent matches, prints the tables.
+load: $(STAMP)
+	$(BIN)/python bench/load.py --start --matches 10 --think 0
+	$(BIN)/python bench/load.py --start --matches 50 --think 0-5
+	$(BIN)/python bench/load.py --start --matches 200 --think 0-5
+	$(BIN)/python bench/load.py --start --matches 50 --think 0

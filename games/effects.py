@@ -82,27 +82,43 @@ def notify_match(match_id: int, seq: int, event: str = "match.updated") -> None:
 
 
 def enqueue_bot_move(match_id: int, seq: int) -> None:
-    """Send the bot move due at ``seq``; in eager mode run the chain as a loop, not a recursion.
-
-    In eager mode each move's on-commit hook would otherwise call the next task from inside the
-    previous one, nesting a whole match (hundreds of moves) on the stack. The outermost call drains
-    a queue instead, so each task runs after the previous transaction has fully finished.
-    """
-    task = current_app.tasks[BOT_MOVE]
-    if not settings.CELERY_TASK_ALWAYS_EAGER:
-        delay = settings.BOT_DELAY_SECONDS
-        task.apply_async((match_id, seq), countdown=delay if delay > 0 else None)
-        return
+    """Have the bot move due at ``seq`` played: by the bot chain running in this thread if there is
+    one (see ``bot_chain``), else by a new ``bot_move`` task (run at once in eager mode)."""
     pending = getattr(_local, "pending", None)
     if pending is not None:
         pending.append((match_id, seq))
         return
-    _local.pending = deque([(match_id, seq)])
+    task = current_app.tasks[BOT_MOVE]
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        task.apply(args=(match_id, seq), throw=True)
+        return
+    delay = settings.BOT_DELAY_SECONDS
+    task.apply_async((match_id, seq), countdown=delay if delay > 0 else None)
+
+
+def bot_chain(play: Callable[[int, int], bool], match_id: int, seq: int) -> int:
+    """Play the bot move due at ``seq`` and then every bot move it leads to, in this thread; returns
+    how many were played.
+
+    Each move is its own transaction, committed and announced before the next, so sockets see every
+    card; but consecutive bot turns cost no trip through the broker (a person's card is answered in
+    the time the bots take to decide). With ``BOT_DELAY_SECONDS`` a real worker sends each move as a
+    task with that pause instead. In eager mode this also keeps a whole bot-only match off the stack:
+    the moves run as a loop, not as tasks nested in each other's on-commit hooks.
+    """
+    if getattr(_local, "pending", None) is not None:  # already inside a chain: just queue it
+        _local.pending.append((match_id, seq))
+        return 0
+    chaining = settings.CELERY_TASK_ALWAYS_EAGER or settings.BOT_DELAY_SECONDS <= 0
+    _local.pending = deque() if chaining else None
+    played = 0
     try:
+        played += play(match_id, seq)
         while _local.pending:
-            task.apply(args=_local.pending.popleft(), throw=True)
+            played += play(*_local.pending.popleft())
     finally:
         _local.pending = None
+    return played
 
 
 def match_advanced(match: Match, state: engine.MatchState) -> None:
@@ -113,6 +129,7 @@ def match_advanced(match: Match, state: engine.MatchState) -> None:
     timed_or_rated = bool(match.move_seconds or match.rated)
 
     def run() -> None:
+        match_reads.remember_state(match, state)  # committed: the next read of this match starts here
         notify_match(match_id, seq)
         if bot_to_act:
             enqueue_bot_move(match_id, seq)
@@ -138,7 +155,7 @@ def seats_changed(match: Match, *, bot_to_act: bool) -> None:
 def _turn_started(match_id: int, seq: int) -> None:
     """After a committed action of a timed or rated match: rate it if it finished, else tell the person
     whose turn it is and set the turn's timers."""
-    match = Match.objects.filter(pk=match_id).first()
+    match = match_reads.with_seats(Match.objects.filter(pk=match_id)).first()
     if match is None or match.seq != seq:
         return
     if match.status == Match.Status.FINISHED:
@@ -147,8 +164,8 @@ def _turn_started(match_id: int, seq: int) -> None:
         return
     if match.status != Match.Status.ACTIVE or match.deadline is None or match.turn is None:
         return
-    seat = match.seats.filter(index=match.turn).first()
-    if seat is None or seat.user_id is None or seat.played_by_bot:
+    seat = match_reads.seats_of(match)[match.turn]
+    if seat.user_id is None or seat.played_by_bot:
         return
     deliver_notice(seat.user_id, match_id, seq, Notice.Kind.YOUR_TURN)
     if not settings.CELERY_TASK_ALWAYS_EAGER and (match.move_seconds or 0) <= TIMER_MAX_SECONDS:

@@ -21,7 +21,8 @@ from .tables import commands as table_commands
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def bot_move(match_id: int, seq: int) -> bool:
-    return match_commands.play_bot_turn(match_id, seq)
+    """Play the bot move due at ``seq`` and the bot moves that follow it (``effects.bot_chain``)."""
+    return effects.bot_chain(match_commands.play_bot_turn, match_id, seq) > 0
 
 
 @shared_task(acks_late=True, ignore_result=True)

@@ -53,9 +53,13 @@ class MatchActionView(APIView):
                    description="409 `stale_seq` (with the current `seq`) when `seq` is not the match's; "
                                "400 with the engine's reason code when the bid or card is not legal.")
     def post(self, request: Request, match_id: int) -> Response:
-        match, seat = reads.get_match_for_user(signed_in(request), match_id)
-        match, state = commands.submit_action(user=signed_in(request), match_id=match.pk, payload=request.data)
-        match.refresh_from_db()
+        user = signed_in(request)
+        match, _ = commands.submit_action(user=user, match_id=match_id, payload=request.data)
+        seat = reads.seat_for_user(match, user)
+        assert seat is not None  # submit_action refuses anyone without a seat
+        # The newest view: bots may have answered already (at once in eager mode). Their states are
+        # in this process's cache when they were played here, so this costs one small query.
+        match.refresh_from_db(fields=reads.ROW_FIELDS)
         return Response(reads.match_view(match, seat.index))
 
 

@@ -79,7 +79,7 @@ def parse_action_payload(payload: object) -> tuple[int, dict[str, Any]]:
 
 def lock_match(match_id: int) -> Match:
     """The match row, locked until the transaction ends: every write to a match starts here."""
-    match = Match.objects.select_for_update().filter(pk=match_id).first()
+    match = reads.with_seats(Match.objects.select_for_update().filter(pk=match_id)).first()
     if match is None:
         raise MatchNotFound()
     return match
@@ -91,10 +91,10 @@ def _turn_due(match_id: int, seq: int) -> tuple[Match, Seat] | None:
     Tasks and sweeps call this: a redelivered task, or a timer and a sweep racing for one turn, find
     ``seq`` moved on and play nothing.
     """
-    match = Match.objects.select_for_update().filter(pk=match_id).first()
+    match = reads.with_seats(Match.objects.select_for_update().filter(pk=match_id)).first()
     if match is None or match.seq != seq or match.status != Match.Status.ACTIVE or match.turn is None:
         return None
-    return match, match.seats.get(index=match.turn)
+    return match, reads.seats_of(match)[match.turn]
 
 
 def _append(match: Match, state: engine.MatchState, action: Any, made_by: str, user: Any) -> engine.MatchState:
@@ -199,12 +199,12 @@ def create_bot_match(user: User, *, bot: str | None = None, seed: str | None = N
 
 def submit_action(*, user: User, match_id: int, payload: object) -> tuple[Match, engine.MatchState]:
     """A person's bid or card. Stale/duplicate ``seq`` -> StaleSeq (409); illegal -> GameError (400)."""
-    seq, fields = parse_action_payload(payload)
     with transaction.atomic():
         match = lock_match(match_id)
         seat = reads.seat_for_user(match, user)
         if seat is None:
-            raise MatchNotFound()
+            raise MatchNotFound()  # before looking at the body: a stranger learns nothing
+        seq, fields = parse_action_payload(payload)
         if match.status == Match.Status.ABORTED:
             raise GameError("aborted", "The match was aborted.")
         if match.seq != seq:

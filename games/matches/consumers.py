@@ -1,4 +1,4 @@
-"""``/ws/matches/{id}/``: on connect, the seat's view; after each action, the seat's new view.
+"""``/ws/matches/{id}/``: on connect, the seat's view; after actions, the seat's newest view.
 
 Group messages carry ``match_id`` and ``seq`` only; each consumer builds its own seat's view, so
 a hand never travels through the channel layer. Messages to the client:
@@ -12,7 +12,6 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from django.contrib.auth import get_user_model
 
 from games.errors import MatchNotFound
 from games.groups import match_group
@@ -73,16 +72,18 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
                                   "detail": 'Actions go through the REST API; send {"type": "resync"} to refetch.'})
 
     async def match_updated(self, event: dict[str, Any]) -> None:
+        """A new action. Views are not built per action: after a burst (a person's card and the bots'
+        replies) the first message builds the newest view and the rest, already covered, cost nothing."""
         seq = event.get("seq")
         if isinstance(seq, int) and seq > self.last_seq:
-            await self.send_view(at_seq=seq)
+            await self.send_view()
 
     async def match_changed(self, event: dict[str, Any]) -> None:
         await self.send_view(force=True)
 
-    async def send_view(self, force: bool = False, at_seq: int | None = None) -> None:
-        """Send the view as of ``at_seq`` (so each action gets its own view), else the latest."""
-        view = await database_sync_to_async(self._view)(at_seq)
+    async def send_view(self, force: bool = False) -> None:
+        """Send the seat's newest view if it is newer than the last one sent (or ``force``)."""
+        view = await database_sync_to_async(self._view, thread_sensitive=False)()
         if view is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
@@ -90,11 +91,12 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             self.last_seq = view["seq"]
             await self.send_json({"type": "match", "match": view})
 
-    def _view(self, at_seq: int | None) -> dict[str, Any] | None:
+    def _view(self) -> dict[str, Any] | None:
         """None when the match is gone or the user is no longer allowed (deactivated): close then."""
-        match = Match.objects.filter(pk=self.match_id).first()
-        if match is None or not get_user_model().objects.filter(pk=self.scope["user"].pk, is_active=True).exists():
+        match = reads.with_seats(Match.objects.filter(pk=self.match_id)).first()
+        if match is None:
             return None
-        if at_seq is not None and at_seq < match.seq:
-            return reads.match_view(match, self.seat, reads.match_state(match, upto=at_seq))
+        user = reads.seats_of(match)[self.seat].user
+        if user is None or user.pk != self.scope["user"].pk or not user.is_active:
+            return None
         return reads.match_view(match, self.seat)

@@ -14,6 +14,7 @@ from django.utils import timezone
 
 import engine
 
+from . import reads
 from .models import Action, Match, Seat
 
 # The level that plays an expired turn, a resigned seat and a seat handed over.
@@ -33,8 +34,8 @@ def set_deadline(match: Match, state: engine.MatchState) -> list[str]:
     match.deadline = None
     match.remind_at = None
     if match.move_seconds and not state.is_finished and state.turn is not None:
-        seat = match.seats.filter(index=state.turn).first()
-        if seat is not None and not seat.played_by_bot:
+        seat = reads.seats_of(match)[state.turn]
+        if not seat.played_by_bot:
             match.deadline = timezone.now() + timedelta(seconds=match.move_seconds)
             match.remind_at = match.deadline - timedelta(seconds=match.move_seconds / 4)
     return ["deadline", "remind_at"]

@@ -7,11 +7,14 @@ site fields (``id``, ``seq``, seat names and kinds).
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
-from django.db.models import BooleanField, Case, F, OuterRef, Q, QuerySet, Subquery, Value, When
+from django.db.models import BooleanField, Case, F, OuterRef, Prefetch, Q, QuerySet, Subquery, Value, When
 from django.utils import timezone
 
 import engine
@@ -40,9 +43,23 @@ def bot_plays(prefix: str = "") -> Q:
     return Q(**{f"{prefix}kind": Seat.Kind.BOT}) | Q(**{f"{prefix}autopilot": True})
 
 
+# The fields of a match row that change as it is played (``refresh_from_db(fields=...)`` keeps seats).
+ROW_FIELDS = ["seq", "turn", "status", "deadline", "remind_at", "finished_at", "updated_at", "rated_at"]
+
+
+def seats_of(match: Match) -> list[Seat]:
+    """The four seats in order; free when the match was loaded with ``prefetch_related("seats")``
+    (``with_seats``), as every write and view does, so a request reads them once."""
+    return sorted(match.seats.all(), key=lambda seat: seat.index)
+
+
+def with_seats(queryset: QuerySet[Match]) -> QuerySet[Match]:
+    return queryset.prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+
+
 def bot_is_to_act(match: Match, turn: int | None) -> bool:
     """Whether the seat at ``turn`` is played by a bot (so a bot move is due)."""
-    return turn is not None and match.seats.filter(bot_plays(), index=turn).exists()
+    return turn is not None and any(seat.index == turn and seat.played_by_bot for seat in seats_of(match))
 
 
 def waiting_on_a_bot() -> list[tuple[int, int]]:
@@ -67,17 +84,83 @@ def unrated_finished(limit: int = 100) -> list[int]:
                 .values_list("pk", flat=True)[:limit])
 
 
-def engine_actions(match: Match, upto: int | None = None) -> list[Any]:
-    """The stored log as engine actions, in order (the first ``upto`` of them if given)."""
+def engine_actions(match: Match, upto: int | None = None, since: int = 0) -> list[Any]:
+    """The stored log as engine actions, in order: those from ``since`` (before ``upto`` if given)."""
     qs = Action.objects.filter(match=match)
+    if since:
+        qs = qs.filter(seq__gte=since)
     if upto is not None:
         qs = qs.filter(seq__lt=upto)
-    return [engine.action_from_json(a.to_engine_json()) for a in qs.order_by("seq").only("seat", "bid", "card")]
+    return [engine.Bid(seat, bid) if bid is not None else engine.Play(seat, card)
+            for seat, bid, card in qs.order_by("seq").values_list("seat", "bid", "card")]
+
+
+class StateCache:
+    """The newest known state of recently used matches, in this process (a bounded LRU).
+
+    Only committed states enter (``games.effects`` remembers them on commit) and the log is
+    append-only, so a cached state of version ``v`` is the replay of the match's first ``v`` actions: a
+    read needs only the actions after it (none, usually). Keyed by the match id and its ``bot_seed``
+    (random per match), so a reused id (a test database rolled back) never matches an old entry.
+    The API, the sockets and the bot task of one process share it; other processes catch up from
+    their own entry with one small query.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._data: OrderedDict[tuple[int, str], engine.MatchState] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, match: Match) -> engine.MatchState | None:
+        with self._lock:
+            state = self._data.get((match.pk, match.bot_seed))
+            if state is not None:
+                self._data.move_to_end((match.pk, match.bot_seed))
+            return state
+
+    def put(self, match: Match, state: engine.MatchState) -> None:
+        key = (match.pk, match.bot_seed)
+        with self._lock:
+            known = self._data.get(key)
+            if known is None or known.version <= state.version:
+                self._data[key] = state
+                self._data.move_to_end(key)
+            while len(self._data) > self.size:
+                self._data.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._data.clear()
+
+
+STATES = StateCache(int(getattr(settings, "MATCH_STATE_CACHE_SIZE", 2000)))
 
 
 def match_state(match: Match, upto: int | None = None) -> engine.MatchState:
-    """The current state (or the state after ``upto`` actions): the engine's replay of the log."""
-    return engine.replay(match.seed, engine_actions(match, upto))
+    """The current state (or the state after ``upto`` actions): the engine's replay of the log.
+
+    The current state starts from this process's cached one and applies only the actions stored
+    since; a state is the same however it was reached, because the engine is deterministic.
+    """
+    if upto is not None and upto != match.seq:
+        return engine.replay(match.seed, engine_actions(match, upto))
+    cached = STATES.get(match)
+    if cached is not None and cached.version == match.seq:
+        return cached
+    if cached is not None and cached.version < match.seq:
+        state = cached
+        for action in engine_actions(match, upto=match.seq, since=cached.version):
+            state = engine.apply(state, action)
+    else:
+        state = engine.replay(match.seed, engine_actions(match, upto=match.seq))
+    if state.version == match.seq:
+        STATES.put(match, state)
+    return state
+
+
+def remember_state(match: Match, state: engine.MatchState) -> None:
+    """A committed state of ``match`` (``games.effects`` calls this on commit)."""
+    STATES.put(match, state)
 
 
 def match_states(matches: list[Match]) -> dict[int, engine.MatchState]:
@@ -93,7 +176,7 @@ def match_states(matches: list[Match]) -> dict[int, engine.MatchState]:
 def seat_for_user(match: Match, user: User) -> Seat | None:
     if not user.is_authenticated:
         return None
-    return match.seats.filter(user=user, kind=Seat.Kind.HUMAN).first()
+    return next((s for s in seats_of(match) if s.kind == Seat.Kind.HUMAN and s.user_id == user.pk), None)
 
 
 def get_match_for_user(user: User, match_id: object) -> tuple[Match, Seat]:
@@ -102,7 +185,7 @@ def get_match_for_user(user: User, match_id: object) -> tuple[Match, Seat]:
         pk = int(str(match_id))
     except (TypeError, ValueError):
         raise MatchNotFound() from None
-    match = Match.objects.filter(pk=pk).first()
+    match = with_seats(Match.objects.filter(pk=pk)).first()
     if match is None:
         raise MatchNotFound()
     seat = seat_for_user(match, user)
@@ -121,7 +204,7 @@ def seats_json(match: Match, for_seat: int | None) -> list[dict[str, Any]]:
             "autopilot": s.autopilot,
             "you": s.index == for_seat,
         }
-        for s in match.seats.order_by("index")
+        for s in seats_of(match)
     ]
 
 
@@ -179,6 +262,7 @@ def matches_for_user(user: User) -> QuerySet[Match]:
         )
         .order_by("-awaiting_me", F("deadline").asc(nulls_last=True), "-is_active", "-updated_at", "-id")
         .distinct()
+        .prefetch_related("seats")
     )
 
 
@@ -210,6 +294,6 @@ def replay_document(match: Match) -> dict[str, Any]:
             "kind": s.kind,
             "bot": (s.bot or None) if s.played_by_bot else None,
         }
-        for s in match.seats.order_by("index")
+        for s in seats_of(match)
     ]
     return engine.export_replay(state, players, str(match.pk))

@@ -101,7 +101,7 @@ def rate_match(match_id: int) -> bool:
             return False
         state = match_reads.match_state(match)
         ranks = reads.ranks_by_totals(state.totals)
-        seats = list(match.seats.order_by("index"))
+        seats = match_reads.seats_of(match)
         ids = [_identity(seat).pk for seat in seats]
         # lock in one order (pk) so two matches sharing a bot identity cannot deadlock
         locked = {r.pk: r for r in Rating.objects.select_for_update().filter(pk__in=ids).order_by("pk")}

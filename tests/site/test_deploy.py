@@ -47,13 +47,22 @@ def _resolve(ref: str) -> object:
 
 def test_each_command_names_real_code() -> None:
     services = compose()["services"]
-    web = services["web"]["command"]
-    asgi = re.search(r"daphne .*?([\w.]+:[\w.]+)", web)
-    assert asgi, web
+    web = services["web"]["command"].split("#")[0].split()
+    assert web == ["bin/serve"], web  # the same server as `make serve`
+    serve = (ROOT / "bin" / "serve").read_text()
+    assert os.access(ROOT / "bin" / "serve", os.X_OK)
+    assert "manage.py migrate" in serve and (ROOT / "manage.py").is_file()
+    server = re.search(r"exec gunicorn -c (\S+) ([\w.]+:[\w.]+)", serve)
+    assert server, serve
     from channels.routing import ProtocolTypeRouter
 
-    assert isinstance(_resolve(asgi.group(1)), ProtocolTypeRouter)
-    assert "manage.py migrate" in web and (ROOT / "manage.py").is_file()
+    assert isinstance(_resolve(server.group(2)), ProtocolTypeRouter)
+    conf: dict[str, object] = {}
+    exec((ROOT / server.group(1)).read_text(), conf)  # our own gunicorn settings file
+    module, _, cls = str(conf["worker_class"]).rpartition(".")
+    assert getattr(importlib.import_module(module), cls)
+    assert isinstance(conf["workers"], int) and conf["workers"] >= 1
+    assert "bin/serve" in (ROOT / "Makefile").read_text()
     from celery import Celery
 
     for name, sub in (("worker", "worker"), ("beat", "beat")):
@@ -69,7 +78,7 @@ def test_each_command_names_real_code() -> None:
         assert entry["task"] in app.tasks, entry
     dockerfile = (ROOT / "Dockerfile").read_text()
     cmd = re.search(r'CMD \[(.*)\]', dockerfile)
-    assert cmd and "callbreak_site.asgi:application" in cmd.group(1)
+    assert cmd and '"bin/serve"' in cmd.group(1)
     for copied in re.findall(r"^COPY (\S+) ", dockerfile, re.M):
         for part in copied.split():
             assert (ROOT / part).exists(), part

@@ -78,8 +78,8 @@ async def test_two_people_two_bots_whole_match_nothing_leaks(make_user: Any) -> 
         await check(mover, {"seq": view["seq"], "rows": lst.json()})
     for comm in comms.values():
         await comm.disconnect()
-    for seqs in seen.values():  # each socket saw a view of every seq from when it connected to the end
-        assert seqs == list(range(seqs[0], 281))
+    for seqs in seen.values():  # each socket's views only moved forward, to the end (bursts coalesced)
+        assert seqs == sorted(set(seqs)) and seqs[-1] == 280
     final = latest[0]
     assert final["seq"] == 280 and final["seed"] == seed  # the seed only now
     assert seed in json.dumps(final)

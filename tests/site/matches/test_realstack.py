@@ -8,6 +8,8 @@ those are absent, except under CI=true where they must run.
 
 from __future__ import annotations
 
+import asyncio
+import json
 import os
 import random
 import subprocess
@@ -53,10 +55,12 @@ def test_twenty_threads_post_the_same_action_exactly_one_applies(make_user: Any)
     results: list[tuple[int, Any]] = []
     lock = threading.Lock()
 
+    clients = [client_for(mover) for _ in range(20)]  # made first: the threads only race to post
+
     def worker(i: int) -> None:
         try:
-            client = client_for(mover)
-            barrier.wait(timeout=30)
+            client = clients[i]
+            barrier.wait(timeout=60)
             r = client.post(f"/api/matches/{match.pk}/actions/", {"seq": 0, "bid": 1 + i % 13}, format="json")
             with lock:
                 results.append((r.status_code, r.json()))
@@ -87,6 +91,7 @@ def _celery_env() -> dict[str, str]:
         CELERY_TASK_ALWAYS_EAGER="0",
         BOT_SWEEP_SECONDS="1",
     )
+    env.pop("DATABASE_POOL_MAX", None)  # the processes the tests start run as in production, pooled
     return env
 
 
@@ -270,3 +275,73 @@ def test_beat_sweeps_a_deadline_that_passed_with_nothing_scheduled(
     assert "sweep-deadlines" in celery_log("beat").read_text()
     match.refresh_from_db()
     assert match.seq == 1 and match.deadline is not None and match.deadline > timezone.now()
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _web_process(port: int) -> subprocess.Popen[str]:
+    """One production web process (gunicorn with one Uvicorn worker, as `make serve` runs it)."""
+    log_path = ROOT / "test-artifacts" / f"web-{port}-{os.getpid()}.log"
+    log_path.parent.mkdir(exist_ok=True)
+    env = {**_celery_env(), "WEB_CONCURRENCY": "1", "HOST": "127.0.0.1", "PORT": str(port), "DEBUG": "0",
+           "SECRET_KEY": "x" * 50, "ALLOWED_HOSTS": "127.0.0.1", "HTTPS": "0"}
+    proc = subprocess.Popen(
+        [str(Path(sys.executable).parent / "gunicorn"), "-c", "callbreak_site/gunicorn.conf.py",
+         "callbreak_site.asgi:application"],
+        cwd=ROOT, env=env, stdout=open(log_path, "w"), stderr=subprocess.STDOUT, text=True,  # noqa: SIM115
+    )
+    import httpx
+
+    deadline = time.monotonic() + 60
+    while True:
+        assert proc.poll() is None, log_path.read_text()
+        assert time.monotonic() < deadline, log_path.read_text()
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/api/leaderboard/", timeout=2)
+            return proc
+        except httpx.HTTPError:
+            time.sleep(0.3)
+
+
+async def test_two_web_processes_share_the_channel_layer(make_user: Any) -> None:
+    """A socket held by one web process sees an action made through another (scaling out works)."""
+    import httpx
+    import websockets
+    from rest_framework.authtoken.models import Token
+
+    users = [await database_sync_to_async(make_user)() for _ in range(4)]
+    match = await database_sync_to_async(commands.create_match)(seats=[SeatSpec(user=u) for u in users])
+    match = await database_sync_to_async(Match.objects.get)(pk=match.pk)
+    mover = users[match.turn]
+    watcher = users[(match.turn + 1) % 4]
+    tokens = {u.pk: (await database_sync_to_async(Token.objects.get_or_create)(user=u))[0].key
+              for u in (mover, watcher)}
+    port_a, port_b = _free_port(), _free_port()
+    procs = [_web_process(port_a), _web_process(port_b)]
+    try:
+        async with websockets.connect(f"ws://127.0.0.1:{port_a}/ws/matches/{match.pk}/?token={tokens[watcher.pk]}",
+                                      origin=f"http://127.0.0.1:{port_a}") as ws:  # type: ignore[arg-type]
+            first = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            assert first["match"]["seq"] == 0
+            async with httpx.AsyncClient() as http:
+                r = await http.post(f"http://127.0.0.1:{port_b}/api/matches/{match.pk}/actions/",
+                                    json={"seq": 0, "bid": 3}, headers={"Authorization": f"Token {tokens[mover.pk]}"})
+            assert r.status_code == 200, r.text
+            seen = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            assert seen["type"] == "match" and seen["match"]["seq"] == 1
+            assert seen["match"]["bids"][mover_seat(seen["match"], mover.get_username())] == 3
+    finally:
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            proc.wait(timeout=30)
+
+
+def mover_seat(view: dict[str, Any], name: str) -> int:
+    return next(s["seat"] for s in view["seats"] if s["name"] == name)

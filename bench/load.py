@@ -1,0 +1,448 @@
+"""The crowd benchmark: N people each play a 5-deal match against three bots, at once, as the site's
+users do: sign up, start a match over the REST API, listen on the match WebSocket, and answer each turn
+with a legal bid or card after a think time drawn uniformly from ``--think`` seconds.
+
+It measures what a person feels:
+- a person's action: POST of a bid or card until its answer;
+- the bots' reply: from that answer until the socket shows the person's turn again (or the end);
+- human actions a second and all actions a second (with the bots'), over the whole run;
+- errors (any answer but 2xx), sockets closed by the server (with their codes), reconnects;
+- CPU per component (web, worker, beat, PostgreSQL, Redis) while it ran, from /proc.
+
+``--start`` brings up the real stack on loopback first and takes it down after: a fresh PostgreSQL
+database and Redis database, ``make serve``'s server (gunicorn with ``--web`` Uvicorn processes,
+DEBUG off, BOT_DELAY_SECONDS 0), a Celery worker with ``--workers`` processes and beat. Without
+``--start`` it plays against ``--url`` (a stack you run). Traffic goes to loopback only; every loop is
+bounded in count and in time (``--timeout``), and the run stops by itself.
+
+    .venv/bin/python bench/load.py --start --matches 50 --think 0-5
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import secrets
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+import httpx
+import websockets
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = ROOT / ".venv" / "bin"
+PASSWORD = "load-test-password-9"
+
+
+# --- the stack ----------------------------------------------------------------------------------
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class Stack:
+    """The real stack on loopback, started and stopped by this script."""
+
+    web: int
+    workers: int
+    pg_admin: str = "postgres://postgres@127.0.0.1:5432/postgres"
+    redis_base: str = "redis://127.0.0.1:6379"
+    port: int = field(default_factory=_free_port)
+    procs: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
+    db_name: str = field(default_factory=lambda: f"callbreak_load_{os.getpid()}")
+    redis_db: int = 15
+    logs: Path = field(default_factory=lambda: Path(f"/tmp/callbreak-load-{os.getpid()}"))
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def env(self) -> dict[str, str]:
+        base = self.pg_admin.rsplit("/", 1)[0]
+        return {
+            **os.environ,
+            "DATABASE_URL": f"{base}/{self.db_name}",
+            "REDIS_URL": f"{self.redis_base}/{self.redis_db}",
+            "DEBUG": "0",
+            "SECRET_KEY": secrets.token_urlsafe(40),
+            "ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "BOT_DELAY_SECONDS": "0",
+            "HTTPS": "0",
+            "WEB_CONCURRENCY": str(self.web),
+            "HOST": "127.0.0.1",
+            "PORT": str(self.port),
+            "LOG_LEVEL": "WARNING",
+        }
+
+    def _psql(self, sql: str) -> None:
+        subprocess.run(["psql", self.pg_admin, "-q", "-v", "ON_ERROR_STOP=1", "-c", sql], check=True,
+                       stdout=subprocess.DEVNULL)
+
+    def start(self) -> None:
+        self.logs.mkdir(parents=True, exist_ok=True)
+        self._psql(f'DROP DATABASE IF EXISTS "{self.db_name}"')
+        self._psql(f'CREATE DATABASE "{self.db_name}"')
+        subprocess.run(["redis-cli", "-n", str(self.redis_db), "FLUSHDB"], check=True, stdout=subprocess.DEVNULL)
+        env = self.env()
+        subprocess.run([str(BIN / "python"), "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env,
+                       check=True)
+        subprocess.run([str(BIN / "python"), "manage.py", "collectstatic", "--noinput", "-v", "0"], cwd=ROOT,
+                       env=env, check=True)
+        commands = {
+            "web": [str(BIN / "gunicorn"), "-c", "callbreak_site/gunicorn.conf.py", "callbreak_site.asgi:application"],
+            "worker": [str(BIN / "celery"), "-A", "callbreak_site", "worker", "-l", "warning",
+                       "-c", str(self.workers), "-n", f"load{os.getpid()}@%h"],
+            "beat": [str(BIN / "celery"), "-A", "callbreak_site", "beat", "-l", "warning",
+                     "--schedule", str(self.logs / "beat-schedule")],
+        }
+        for name, cmd in commands.items():
+            log = open(self.logs / f"{name}.log", "wb")  # noqa: SIM115 (closed with the process)
+            self.procs[name] = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                                                start_new_session=True)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{self.url}/api/leaderboard/", timeout=2).status_code in (200, 401, 403):
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.3)
+        raise SystemExit(f"the server did not come up; see {self.logs}/web.log")
+
+    def stop(self, keep_db: bool = False) -> None:
+        for proc in self.procs.values():
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGTERM)
+        for proc in self.procs.values():
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+        if keep_db:
+            print(f"database kept: {self.db_name}", file=sys.stderr)
+            return
+        try:
+            self._psql(f'DROP DATABASE IF EXISTS "{self.db_name}" WITH (FORCE)')
+        except subprocess.CalledProcessError:
+            print(f"could not drop the database {self.db_name}", file=sys.stderr)
+
+
+# --- CPU per component ----------------------------------------------------------------------------
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def _proc_table() -> dict[int, tuple[int, str, float]]:
+    """pid -> (parent pid, command name, CPU seconds so far)."""
+    table: dict[int, tuple[int, str, float]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            raw = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        name = raw[raw.index("(") + 1:raw.rindex(")")]
+        fields = raw[raw.rindex(")") + 2:].split()
+        table[int(entry)] = (int(fields[1]), name, (int(fields[11]) + int(fields[12])) / TICKS)
+    return table
+
+
+def _tree(table: dict[int, tuple[int, str, float]], root: int) -> set[int]:
+    members, changed = {root}, True
+    while changed:
+        changed = False
+        for pid, (ppid, _, _) in table.items():
+            if ppid in members and pid not in members:
+                members.add(pid)
+                changed = True
+    return members
+
+
+def cpu_by_component(stack: Stack | None) -> dict[str, float]:
+    """CPU seconds used so far by each component (process trees of the stack; the database and Redis
+    servers by process name)."""
+    table = _proc_table()
+    out: dict[str, float] = {}
+    if stack is not None:
+        for name, proc in stack.procs.items():
+            out[name] = sum(table[p][2] for p in _tree(table, proc.pid) if p in table)
+    out["postgres"] = sum(t for _, n, t in table.values() if n.startswith("postgres"))
+    out["redis"] = sum(t for _, n, t in table.values() if n.startswith("redis-server"))
+    me = table.get(os.getpid())
+    out["load client"] = me[2] if me else 0.0
+    return out
+
+
+# --- the players ----------------------------------------------------------------------------------
+
+@dataclass
+class Figures:
+    action_ms: list[float] = field(default_factory=list)
+    reply_ms: list[float] = field(default_factory=list)
+    errors: Counter[str] = field(default_factory=Counter)
+    closed_by_server: Counter[int] = field(default_factory=Counter)
+    reconnects: int = 0
+    human_actions: int = 0
+    all_actions: int = 0
+    finished: int = 0
+
+
+class Player:
+    """One person: sign up, start a match, play it to the end over REST + the match socket."""
+
+    def __init__(self, index: int, run: str, base: str, http: httpx.AsyncClient, think: tuple[float, float],
+                 figures: Figures, rng: random.Random) -> None:
+        self.name = f"load{run}x{index}"
+        self.base = base
+        self.http = http
+        self.think = think
+        self.figures = figures
+        self.rng = rng
+        self.token = ""
+        self.match_id = 0
+        self.view: dict[str, Any] = {}
+        self.changed = asyncio.Event()
+        self.done = False
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Token {self.token}"}
+
+    async def _call(self, method: str, path: str, body: Any = None) -> httpx.Response | None:
+        try:
+            r = await self.http.request(method, f"{self.base}{path}", json=body,
+                                        headers=self.headers if self.token else None)
+        except httpx.HTTPError as err:
+            self.figures.errors[type(err).__name__] += 1
+            return None
+        if r.status_code >= 300:
+            code = r.json().get("code", "?") if r.headers.get("content-type", "").startswith("application/json") \
+                else "?"
+            self.figures.errors[f"{r.status_code} {code}"] += 1
+        return r
+
+    def _take(self, view: dict[str, Any]) -> None:
+        if not self.view or view["seq"] >= self.view["seq"]:
+            self.view = view
+            self.changed.set()
+
+    async def sign_up(self) -> bool:
+        r = await self._call("POST", "/api/auth/signup/", {"username": self.name, "password": PASSWORD})
+        if r is None or r.status_code != 201:
+            return False
+        self.token = r.json()["token"]
+        return True
+
+    async def start(self) -> bool:
+        r = await self._call("POST", "/api/matches/", {"opponents": "bots", "bot": "normal"})
+        if r is None or r.status_code != 201:
+            return False
+        view = r.json()
+        self.match_id = view["id"]
+        self._take(view)
+        return True
+
+    async def listen(self) -> None:
+        """The match socket: every view it sends; reconnect and resync when the server closes it."""
+        ws_url = self.base.replace("http", "ws", 1) + f"/ws/matches/{self.match_id}/?token={self.token}"
+        origin = self.base
+        while not self.done:
+            try:
+                async with websockets.connect(ws_url, origin=origin, open_timeout=20,  # type: ignore[arg-type]
+                                              max_size=2**20) as ws:
+                    async for raw in ws:
+                        msg = json.loads(raw)
+                        if msg.get("type") == "match":
+                            self._take(msg["match"])
+                        if self.done:
+                            return
+            except websockets.ConnectionClosed as closed:
+                if self.done:
+                    return
+                code = closed.rcvd.code if closed.rcvd is not None else 1006
+                self.figures.closed_by_server[code] += 1
+            except (TimeoutError, OSError, websockets.InvalidHandshake) as err:
+                self.figures.errors[f"socket {type(err).__name__}"] += 1
+            if self.done:
+                return
+            self.figures.reconnects += 1
+            await asyncio.sleep(0.5)
+            r = await self._call("GET", f"/api/matches/{self.match_id}/")  # resync by seq
+            if r is not None and r.status_code == 200:
+                self._take(r.json())
+
+    def _choose(self) -> dict[str, Any]:
+        legal = self.view["legal"]
+        if self.view["phase"] == "bidding":
+            return {"seq": self.view["seq"], "bid": self.rng.choice([b for b in legal if b <= 5] or legal)}
+        return {"seq": self.view["seq"], "card": self.rng.choice(legal)}
+
+    async def play(self, deadline: float) -> None:
+        listener = asyncio.create_task(self.listen())
+        try:
+            while time.monotonic() < deadline:
+                view = self.view
+                if view.get("phase") == "finished" or view.get("status") != "active":
+                    self.figures.finished += view.get("phase") == "finished"
+                    self.figures.all_actions += view.get("seq", 0)
+                    return
+                if not view.get("your_turn"):
+                    self.changed.clear()
+                    try:
+                        await asyncio.wait_for(self.changed.wait(), timeout=15)
+                    except TimeoutError:  # silent socket: resync by seq
+                        r = await self._call("GET", f"/api/matches/{self.match_id}/")
+                        if r is not None and r.status_code == 200:
+                            self._take(r.json())
+                    continue
+                await asyncio.sleep(self.rng.uniform(*self.think))
+                body = self._choose()
+                t0 = time.monotonic()
+                r = await self._call("POST", f"/api/matches/{self.match_id}/actions/", body)
+                t1 = time.monotonic()
+                if r is None or r.status_code != 200:
+                    r2 = await self._call("GET", f"/api/matches/{self.match_id}/")
+                    if r2 is not None and r2.status_code == 200:
+                        self._take(r2.json())
+                    continue
+                self.figures.action_ms.append((t1 - t0) * 1000)
+                self.figures.human_actions += 1
+                self._take(r.json())
+                # the bots' reply: until the socket (or the answer) shows my turn again, or the end
+                while not (self.view.get("your_turn") or self.view.get("phase") == "finished"):
+                    self.changed.clear()
+                    if self.view.get("your_turn") or self.view.get("phase") == "finished":
+                        break
+                    try:
+                        await asyncio.wait_for(self.changed.wait(), timeout=max(0.1, deadline - time.monotonic()))
+                    except TimeoutError:
+                        break
+                self.figures.reply_ms.append((time.monotonic() - t1) * 1000)
+        finally:
+            self.done = True
+            listener.cancel()
+            try:
+                await listener
+            except (asyncio.CancelledError, Exception):  # noqa: BLE001 (the listener's end is not a result)
+                pass
+
+
+def _pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def run(args: argparse.Namespace, base: str, stack: Stack | None) -> dict[str, Any]:
+    lo, hi = (float(x) for x in (args.think.split("-") + [args.think])[:2])
+    figures = Figures()
+    run_id = secrets.token_hex(3)
+    limits = httpx.Limits(max_connections=args.matches + 20, max_keepalive_connections=args.matches + 20)
+    async with httpx.AsyncClient(limits=limits, timeout=httpx.Timeout(30.0)) as http:
+        players = [Player(i, run_id, base, http, (lo, hi), figures, random.Random(f"{args.seed}-{i}"))
+                   for i in range(args.matches)]
+        # sign up and start, a few at a time (a sign-up hashes a password on purpose: it is slow)
+        sem = asyncio.Semaphore(8)
+
+        async def setup(p: Player) -> bool:
+            async with sem:
+                return await p.sign_up() and await p.start()
+
+        ok = await asyncio.gather(*(setup(p) for p in players))
+        ready = [p for p, good in zip(players, ok, strict=True) if good]
+        cpu0, t0 = cpu_by_component(stack), time.monotonic()
+        deadline = t0 + args.timeout
+        await asyncio.gather(*(p.play(deadline) for p in ready))
+        wall = time.monotonic() - t0
+        cpu1 = cpu_by_component(stack)
+    cpu = {name: round(100 * (cpu1[name] - cpu0.get(name, 0.0)) / wall) for name in cpu1}
+    return {
+        "matches": args.matches, "started": len(ready), "finished": figures.finished,
+        "think": args.think, "web": args.web, "workers": args.workers, "seconds": round(wall, 1),
+        "action_ms": {"p50": _pct(figures.action_ms, 0.5), "p95": _pct(figures.action_ms, 0.95),
+                      "p99": _pct(figures.action_ms, 0.99), "n": len(figures.action_ms)},
+        "reply_ms": {"p50": _pct(figures.reply_ms, 0.5), "p95": _pct(figures.reply_ms, 0.95),
+                     "p99": _pct(figures.reply_ms, 0.99), "n": len(figures.reply_ms)},
+        "human_actions_per_s": round(figures.human_actions / wall, 1),
+        "all_actions_per_s": round(figures.all_actions / wall, 1),
+        "errors": dict(figures.errors), "closed_by_server": dict(figures.closed_by_server),
+        "reconnects": figures.reconnects, "cpu_pct_of_a_core": cpu,
+        "mean_action_ms": round(statistics.fmean(figures.action_ms), 1) if figures.action_ms else None,
+    }
+
+
+def table(result: dict[str, Any]) -> str:
+    a, r = result["action_ms"], result["reply_ms"]
+    lines = [
+        "| concurrent matches | think time | web × worker processes | action p50 / p95 / p99 "
+        "| bots' reply p50 / p95 / p99 | human actions/s | all actions/s | finished | errors | closed by server |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+        f"| {result['matches']} | {result['think']} s | {result['web']} × {result['workers']} "
+        f"| {a['p50']:.0f} / {a['p95']:.0f} / {a['p99']:.0f} ms "
+        f"| {r['p50'] / 1000:.2f} / {r['p95'] / 1000:.2f} / {r['p99'] / 1000:.2f} s "
+        f"| {result['human_actions_per_s']} | {result['all_actions_per_s']} "
+        f"| {result['finished']}/{result['matches']} | {sum(result['errors'].values())} "
+        f"| {sum(result['closed_by_server'].values())} |",
+        "",
+        "CPU, % of one core: " + ", ".join(f"{k} {v}" for k, v in result["cpu_pct_of_a_core"].items()),
+    ]
+    if result["errors"] or result["closed_by_server"]:
+        lines.append(f"errors: {result['errors']}; closed by server: {result['closed_by_server']}; "
+                     f"reconnects: {result['reconnects']}")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--matches", type=int, default=10, help="concurrent matches (people), 1..500")
+    parser.add_argument("--think", default="0", help="think time in seconds, a value or a range LO-HI")
+    parser.add_argument("--start", action="store_true", help="start the real stack on loopback, stop it after")
+    parser.add_argument("--url", default="http://127.0.0.1:8000", help="the site, without --start (loopback only)")
+    parser.add_argument("--web", type=int, default=os.cpu_count() or 1, help="web processes (with --start)")
+    parser.add_argument("--workers", type=int, default=2, help="Celery worker processes (with --start)")
+    parser.add_argument("--timeout", type=float, default=900, help="stop playing after this many seconds")
+    parser.add_argument("--seed", default="load", help="the players' choices are drawn from this seed")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
+    parser.add_argument("--keep-db", action="store_true", help="keep the database after the run (to study it)")
+    args = parser.parse_args()
+    if not 1 <= args.matches <= 500:
+        parser.error("--matches is 1..500")
+    stack = None
+    base = args.url.rstrip("/")
+    if args.start:
+        stack = Stack(web=args.web, workers=args.workers)
+        stack.start()
+        base = stack.url
+    elif urlparse(base).hostname not in ("127.0.0.1", "localhost", "::1"):
+        parser.error("--url must be on this machine (loopback)")
+    try:
+        result = asyncio.run(run(args, base, stack))
+    finally:
+        if stack is not None:
+            stack.stop(keep_db=args.keep_db)
+    print(table(result))
+    if args.json:
+        print(json.dumps(result))
+    return 0 if not result["errors"] and not result["closed_by_server"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

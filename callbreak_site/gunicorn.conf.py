@@ -1,0 +1,21 @@
+"""Gunicorn settings for ``make serve``: several Uvicorn (ASGI) worker processes, HTTP and WebSockets.
+
+Every setting can be overridden from the environment: ``WEB_CONCURRENCY`` (processes; default one per
+CPU), ``HOST``/``PORT`` (or ``BIND``), ``GUNICORN_TIMEOUT``. Processes share nothing but PostgreSQL and
+Redis (channel layer, broker), so more of them, or more machines behind a balancer, scale out.
+"""
+
+import multiprocessing
+import os
+
+bind = os.environ.get("BIND") or f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
+workers = int(os.environ.get("WEB_CONCURRENCY") or multiprocessing.cpu_count())
+worker_class = "uvicorn_worker.UvicornWorker"
+timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))  # a worker silent this long is restarted
+graceful_timeout = 20
+keepalive = 5
+# Logs to stderr; the access log only when asked for (it costs time under load).
+accesslog = "-" if os.environ.get("ACCESS_LOG") == "1" else None
+errorlog = "-"
+loglevel = os.environ.get("LOG_LEVEL", "info").lower()
+proc_name = "callbreak-web"
