@@ -338,10 +338,8 @@ class Player:
         finally:
             self.done = True
             listener.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError, Exception):  # its end is not a result
                 await listener
-            except (asyncio.CancelledError, Exception):  # noqa: BLE001 (the listener's end is not a result)
-                pass
 
 
 def _pct(values: list[float], q: float) -> float:
