@@ -8,7 +8,7 @@ import secrets
 from typing import Any
 
 import pytest
-from e2e_helpers import sign_up
+from e2e_helpers import FAST, finish_by_api, sign_up
 
 pytestmark = pytest.mark.e2e
 
@@ -66,6 +66,9 @@ def test_private_table_by_invitation(browser: Any, site_url: str, artifacts: Any
         on_turn.goto(f"{base}/matches/")
         on_turn.get_by_test_id("time-left").wait_for()
         assert on_turn.get_by_test_id("time-left").inner_text() == "Turn ends in 2 days"
+        # the tab title says whose turn it is, on any page
+        on_turn.wait_for_function("document.title.startsWith('(1) Your turn')")
+        on_turn.screenshot(path=str(artifacts / "my-matches.png"))
         on_turn.goto(match_url)
 
         for path, shot in (("/leaderboard/", "leaderboard.png"), (f"/players/{hname}/", "profile.png"),
@@ -74,6 +77,101 @@ def test_private_table_by_invitation(browser: Any, site_url: str, artifacts: Any
             host.screenshot(path=str(artifacts / shot))
         host.get_by_test_id("settings-save").wait_for()
         assert not errors, errors
+    finally:
+        for c in contexts:
+            c.close()
+
+
+def two_people_at_a_table(browser: Any, base: str) -> tuple[list[Any], list[Any], int, dict[int, Any]]:
+    """A rated private table with two people (seats 0 and 2) and two bots, started: the contexts, the
+    pages (host, guest), the match id and the pages by seat."""
+    contexts = [browser.new_context(viewport={"width": 1200, "height": 820}) for _ in range(2)]
+    for c in contexts:
+        c.add_init_script(FAST)
+    host, guest = (c.new_page() for c in contexts)
+    for p in (host, guest):
+        p.set_default_timeout(20_000)
+    sign_up(host, base, "h_" + secrets.token_hex(3))
+    sign_up(guest, base, "g_" + secrets.token_hex(3))
+    host.goto(f"{base}/lobby/")
+    host.select_option("select[name=visibility]", "private")
+    host.get_by_test_id("create-table").click()
+    host.wait_for_url(f"{base}/tables/*/")
+    link = host.locator(".invite-box input").input_value()
+    guest.goto(link)
+    guest.get_by_test_id("sit-2").click()
+    host.wait_for_selector("[data-testid=fill-bots]")
+    host.get_by_test_id("fill-bots").click()
+    host.get_by_test_id("start").click()
+    host.wait_for_url(f"{base}/play/*/")
+    guest.wait_for_url(f"{base}/play/*/")
+    match_id = int(host.url.rstrip("/").split("/")[-1])
+    return contexts, [host, guest], match_id, {0: host, 2: guest}
+
+
+def view_of(page: Any, base: str, match_id: int) -> Any:
+    return page.request.get(f"{base}/api/matches/{match_id}/").json()
+
+
+def test_my_matches_live_and_the_turn_in_the_title(browser: Any, site_url: str, artifacts: Any) -> None:
+    """Needs the server's {"type": "match"} summaries on /ws/me/: "My matches" and the tab title follow
+    a running match live, saying whose turn it is and the time left."""
+    base = site_url
+    contexts, (host, guest), match_id, by_seat = two_people_at_a_table(browser, base)
+    try:
+        for p in (host, guest):
+            p.goto(f"{base}/matches/")
+            p.get_by_test_id(f"match-{match_id}").wait_for()
+        # play (through the API) until it is the other person's turn, twice, and watch it live
+        for _ in range(2):
+            view = view_of(host, base, match_id)
+            mover = by_seat.get(view["turn"])
+            assert mover is not None, view
+            waiter = guest if mover is host else host
+            row = waiter.get_by_test_id(f"match-{match_id}")
+            mover_name = mover.locator(".username").inner_text()
+            assert mover_name in row.get_by_test_id("match-state").inner_text()
+            assert row.get_by_test_id("time-left").inner_text().startswith("Turn ends in")
+            assert not waiter.title().startswith("(1) Your turn")
+            mover.wait_for_function("document.title.startsWith('(1) Your turn')")
+            token = next(c["value"] for c in mover.context.cookies() if c["name"] == "csrftoken")
+            while True:  # the mover acts (the bots answer at once) until the turn is the waiter's
+                mine = view_of(mover, base, match_id)
+                if mine["turn"] != mine["seat"]:
+                    break
+                move = {"bid": 2} if mine["phase"] == "bidding" else {"card": mine["legal"][0]}
+                mover.request.post(f"{base}/api/matches/{match_id}/actions/", data={"seq": mine["seq"], **move},
+                                   headers={"X-CSRFToken": token})
+            # no reload: the waiter's list and title change by themselves
+            row.get_by_test_id("match-state").filter(has_text="Your move").wait_for()
+            waiter.wait_for_function("document.title.startsWith('(1) Your turn')")
+            waiter.screenshot(path=str(artifacts / "my-matches-live.png"))
+    finally:
+        for c in contexts:
+            c.close()
+
+
+def test_rematch_and_rating_after_a_match_among_people(browser: Any, site_url: str, artifacts: Any) -> None:
+    """Needs the server's rematch route, the match view's table_id / rematch_table_id and rating, and the
+    rematch notice: the end screen of a rated match shows the rating change and offers a rematch."""
+    base = site_url
+    contexts, (host, guest), match_id, by_seat = two_people_at_a_table(browser, base)
+    try:
+        finish_by_api(base, by_seat, match_id)
+        guest.goto(f"{base}/matches/")  # the guest waits elsewhere for the rematch notice
+        host.goto(f"{base}/play/{match_id}/")
+        host.get_by_test_id("end").wait_for()
+        host.get_by_test_id("rating-change").filter(has_text="→").wait_for()
+        assert not host.get_by_test_id("play-again").is_visible()
+        host.screenshot(path=str(artifacts / "end-rated.png"))
+        host.get_by_test_id("rematch").click()
+        host.wait_for_url(f"{base}/tables/*/")
+        table_url = host.url
+        notice = guest.get_by_test_id("notice").filter(has_text="Rematch")
+        notice.wait_for()
+        notice.get_by_role("link").click()
+        guest.wait_for_url(table_url.split("?")[0] + "*")
+        guest.get_by_test_id("seat-0").wait_for()
     finally:
         for c in contexts:
             c.close()
