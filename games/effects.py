@@ -128,9 +128,12 @@ def match_advanced(match: Match, state: engine.MatchState) -> None:
     bot_to_act = not state.is_finished and match_reads.bot_is_to_act(match, state.turn)
     timed_or_rated = bool(match.move_seconds or match.rated)
 
+    summaries = _summaries(match)
+
     def run() -> None:
         match_reads.remember_state(match, state)  # committed: the next read of this match starts here
         notify_match(match_id, seq)
+        _send_summaries(summaries)
         if bot_to_act:
             enqueue_bot_move(match_id, seq)
         if timed_or_rated:
@@ -139,13 +142,27 @@ def match_advanced(match: Match, state: engine.MatchState) -> None:
     _on_commit(run)
 
 
+def _summaries(match: Match) -> list[tuple[int, dict[str, Any]]]:
+    """Each person's row of "My matches" for ``match`` as it stands (built now, sent on commit)."""
+    return [(seat.user_id, match_reads.match_summary(match, seat.index))
+            for seat in match_reads.seats_of(match) if seat.user_id is not None]
+
+
+def _send_summaries(summaries: list[tuple[int, dict[str, Any]]]) -> None:
+    """To every open tab of each person at the match: its new row of "My matches" (whose turn, time left)."""
+    for user_id, summary in summaries:
+        send_to_user(user_id, {"type": "match", "match": summary})
+
+
 def seats_changed(match: Match, *, bot_to_act: bool) -> None:
-    """Same ``seq``, other views: a seat went to a bot or the match was aborted. Once committed: tell
-    the match's sockets to resend, and send the bot move if the seat handed over is to act."""
+    """Same ``seq``, other views: a seat went to a bot, the match was aborted or rated. Once committed:
+    tell the match's sockets to resend, and send the bot move if the seat handed over is to act."""
     match_id, seq = match.pk, match.seq
+    summaries = _summaries(match)
 
     def run() -> None:
         notify_match(match_id, seq, event="match.changed")
+        _send_summaries(summaries)
         if bot_to_act:
             enqueue_bot_move(match_id, seq)
 

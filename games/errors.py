@@ -38,10 +38,9 @@ class StaleSeq(GameError):
 class NotFinished(GameError):
     status = 409
 
-    def __init__(self) -> None:
-        super().__init__(
-            "not_finished", "The match is not finished; its replay (with the seed) is shown only at the end."
-        )
+    def __init__(self, detail: str = "The match is not finished; its replay (with the seed) is shown only at the end."
+                 ) -> None:
+        super().__init__("not_finished", detail)
 
 
 class TableNotFound(GameError):

@@ -302,14 +302,16 @@ def hand_seats_to_bots(user: User, *, bot: str | None = None) -> list[int]:
     level = check_bot_level(bot)
     touched: list[int] = []
     with transaction.atomic():
-        seats = Seat.objects.select_related("match").filter(
+        match_ids = Seat.objects.filter(
             user=user, kind=Seat.Kind.HUMAN, autopilot=False, match__status=Match.Status.ACTIVE
-        )
-        for seat in seats:
-            match = lock_match(seat.match_id)
-            _hand_to_bot(seat, level)
+        ).values_list("match_id", flat=True)
+        for match_id in sorted(set(match_ids)):
+            match = lock_match(match_id)
+            for seat in reads.seats_of(match):
+                if seat.user_id == user.pk and seat.kind == Seat.Kind.HUMAN and not seat.autopilot:
+                    _hand_to_bot(seat, level)
+                    effects.seats_changed(match, bot_to_act=match.turn == seat.index)
             touched.append(match.pk)
-            effects.seats_changed(match, bot_to_act=match.turn == seat.index)
     return touched
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import BooleanField, Case, F, OuterRef, Prefetch, Q, QuerySet, Subquery, Value, When
 from django.utils import timezone
 
@@ -224,9 +225,33 @@ def match_view(match: Match, seat: int, state: engine.MatchState | None = None) 
             "created_at": match.created_at.isoformat() if match.created_at else None,
             "finished_at": match.finished_at.isoformat() if match.finished_at and state.is_finished else None,
             **timing_json(match),
+            **(end_json(match, seat) if state.is_finished else {"table_id": None, "rematch_table_id": None,
+                                                                 "rating": None}),
         }
     )
     return data
+
+
+def _related_pk(match: Match, name: str) -> int | None:
+    try:
+        return int(getattr(match, name).pk)
+    except ObjectDoesNotExist:
+        return None
+
+
+def end_json(match: Match, seat: int) -> dict[str, Any]:
+    """What the end screen needs: the table the match came from and its rematch (for a rematch among
+    people), and the viewer's rating change once the rating task has run (conservative μ − 3σ)."""
+    rating = None
+    user_id = seats_of(match)[seat].user_id
+    if match.rated and match.rated_at is not None and user_id is not None:
+        change = match.rating_changes.filter(rating__user_id=user_id).first()
+        if change is not None:
+            before = change.mu_before - 3 * change.sigma_before
+            after = change.conservative_after
+            rating = {"before": round(before, 2), "after": round(after, 2), "change": round(after - before, 2)}
+    return {"table_id": _related_pk(match, "table"), "rematch_table_id": _related_pk(match, "rematch_table"),
+            "rating": rating}
 
 
 def timing_json(match: Match) -> dict[str, Any]:
@@ -266,9 +291,10 @@ def matches_for_user(user: User) -> QuerySet[Match]:
     )
 
 
-def match_summary(match: Match) -> dict[str, Any]:
+def match_summary(match: Match, my_seat: int | None = None) -> dict[str, Any]:
     """A list row: no hands, no seed; from the row's cached fields (tests check them against replay)."""
-    my_seat = getattr(match, "my_seat", None)
+    if my_seat is None:
+        my_seat = getattr(match, "my_seat", None)
     return {
         "id": match.pk,
         "status": match.status,

@@ -40,6 +40,9 @@ class MatchViewSerializer(serializers.Serializer[Any]):
     seats = serializers.JSONField()
     seed_commitment = serializers.CharField()
     seed = serializers.CharField(allow_null=True, help_text="Only once the match is finished.")
+    table_id = serializers.IntegerField(allow_null=True, help_text="Once finished: the table it came from.")
+    rematch_table_id = serializers.IntegerField(allow_null=True, help_text="Once finished: its rematch, if asked.")
+    rating = serializers.JSONField(allow_null=True, help_text="Once rated: my conservative rating before, after.")
 
 
 class MatchSummarySerializer(serializers.Serializer[Any]):

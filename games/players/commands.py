@@ -17,6 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
+from games import effects
 from games.errors import MatchNotFound
 from games.matches import commands as match_commands
 from games.matches import reads as match_reads
@@ -123,4 +124,5 @@ def rate_match(match_id: int) -> bool:
             rating.save(update_fields=["mu", "sigma", "games", "updated_at"])
         match.rated_at = timezone.now()
         match.save(update_fields=["rated_at"])
+        effects.seats_changed(match, bot_to_act=False)  # the end screens show the rating change
     return True

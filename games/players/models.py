@@ -19,6 +19,7 @@ class Notice(models.Model):
         REMINDER = "reminder", "Reminder"
         AUTOPILOT = "autopilot", "Autopilot moved"
         HANDED_OVER = "handed_over", "Seat given to the bot"
+        REMATCH = "rematch", "Invited to a rematch"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notices")
     match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="notices")

@@ -17,6 +17,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from games.matches.models import Match
+from games.tables.models import Table
 
 from . import reads
 from .models import Notice
@@ -32,13 +33,16 @@ def record(user_id: int, match_id: int, seq: int, kind: str) -> tuple[Notice, di
             obj = Notice.objects.create(user_id=user_id, match_id=match_id, seq=seq, kind=kind)
     except IntegrityError:
         return None
-    payload = {
+    payload: dict[str, Any] = {
         "type": "notice",
         "kind": kind,
         "match_id": match_id,
         "seq": seq,
         "deadline": match.deadline.isoformat() if match.deadline else None,
     }
+    if kind == Notice.Kind.REMATCH:
+        table = Table.objects.filter(rematch_of_id=match_id).first()
+        payload.update(table_id=table.pk if table else None, code=table.invite_code if table else None)
     return obj, payload
 
 
@@ -49,6 +53,10 @@ def should_email(user_id: int, match_id: int) -> bool:
 def _email_text(notice: Notice) -> tuple[str, str]:
     match = notice.match
     link = f"{settings.SITE_URL.rstrip('/')}/play/{match.pk}/"
+    if notice.kind == Notice.Kind.REMATCH:
+        table = Table.objects.filter(rematch_of=match).first()
+        if table is not None:
+            link = f"{settings.SITE_URL.rstrip('/')}/invite/{table.invite_code}/"
     left = ""
     if match.deadline and notice.kind in (Notice.Kind.YOUR_TURN, Notice.Kind.REMINDER):
         hours = max(0, int((match.deadline - timezone.now()).total_seconds() // 3600))
@@ -61,6 +69,7 @@ def _email_text(notice: Notice) -> tuple[str, str]:
         Notice.Kind.REMINDER: _("Call Break reminder: your move in match %(id)s is due soon"),
         Notice.Kind.AUTOPILOT: _("Call Break: the autopilot moved for you in match %(id)s"),
         Notice.Kind.HANDED_OVER: _("Call Break: a bot now plays your seat in match %(id)s"),
+        Notice.Kind.REMATCH: _("Call Break: you are invited to a rematch of match %(id)s"),
     }
     subject = subjects[Notice.Kind(notice.kind)] % {"id": match.pk}
     body = "\n\n".join(p for p in (subject, left, link, _("Turn these emails off in your settings.")) if p)

@@ -125,3 +125,15 @@ class TableStartView(APIView):
         commands.start_table(signed_in(request), table_id)
         table = reads.visible_table(signed_in(request), table_id)
         return Response(reads.table_json(table, signed_in(request)), status=status.HTTP_201_CREATED)
+
+
+class RematchView(APIView):
+    @extend_schema(request=None, responses={201: TableSerializer, 200: TableSerializer, **ERRORS},
+                   summary="A rematch: a new table inviting the people of a finished match played at a table",
+                   description="201 with the new table; 200 with the same table when someone asked already; "
+                               "409 `not_finished`; 400 `no_table` for a match against bots.")
+    def post(self, request: Request, match_id: int) -> Response:
+        user = signed_in(request)
+        table, created = commands.rematch(user, match_id)
+        answer = status.HTTP_201_CREATED if created else status.HTTP_200_OK
+        return Response(reads.table_json(table, user), status=answer)

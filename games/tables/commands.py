@@ -13,8 +13,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import effects
-from games.errors import GameError, NotHost, TableConflict, TableNotFound
-from games.matches.commands import SeatSpec, check_bot_level, create_match
+from games.errors import GameError, MatchNotFound, NotFinished, NotHost, TableConflict, TableNotFound
+from games.matches import reads as match_reads
+from games.matches.commands import SeatSpec, check_bot_level, create_match, lock_match
 from games.matches.models import Match
 
 from . import reads
@@ -166,3 +167,35 @@ def expire_tables(now: Any = None) -> int:
         for pk in ids:
             effects.table_changed(pk)
     return len(ids)
+
+
+def rematch(user: Any, match_id: int) -> tuple[Table, bool]:
+    """A new table for the people of a finished match played at a table: the same time per move, rating
+    and visibility, bots in the bots' seats, the asker in their old seat as host; the others are
+    invited (a notice with the invitation code) and take their seats themselves. Asked twice, by anyone
+    of them, it is the same table: returns it and whether it was made now."""
+    with transaction.atomic():
+        match = lock_match(match_id)  # two people asking at once get one table
+        if match_reads.seat_for_user(match, user) is None:
+            raise MatchNotFound()
+        if match.status != Match.Status.FINISHED:
+            raise NotFinished("The match is not finished; a rematch is offered at its end.")
+        old = Table.objects.filter(match=match).first()
+        if old is None:
+            raise GameError("no_table", "This match was not played at a table among people; start a new match.")
+        existing = Table.objects.filter(rematch_of=match).first()
+        if existing is not None:
+            return existing, False
+        table = Table.objects.create(
+            host=user, visibility=old.visibility, move_seconds=old.move_seconds, rated=old.rated, rematch_of=match,
+            expires_at=timezone.now() + timedelta(seconds=settings.TABLE_EXPIRY_SECONDS),
+        )
+        seats = match_reads.seats_of(match)
+        for seat in seats:
+            TableSeat.objects.create(table=table, index=seat.index, user=user if seat.user_id == user.pk else None,
+                                     bot=seat.bot if seat.kind == seat.Kind.BOT else "")
+        effects.table_changed(table.pk)
+        for seat in seats:
+            if seat.user_id is not None and seat.user_id != user.pk:
+                effects.notice(seat.user_id, match.pk, match.seq, "rematch")
+    return table, True

@@ -30,6 +30,10 @@ class Table(models.Model):
     rated = models.BooleanField(default=True)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN, db_index=True)
     match = models.OneToOneField("games.Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="table")
+    rematch_of = models.OneToOneField(
+        "games.Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch_table",
+        help_text="The finished match whose players this table invites again.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     expires_at = models.DateTimeField(null=True, blank=True, db_index=True)
 

@@ -1,0 +1,1 @@
+"""Post-game analysis: admin (being built)."""

@@ -1,0 +1,1 @@
+"""Post-game analysis: commands (being built)."""
