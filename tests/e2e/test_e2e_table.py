@@ -331,3 +331,46 @@ def test_cards_land_one_by_one(page: Any, site_url: str) -> None:
     holds = [b["t"] - a["t"] for a, b in zip(log, log[1:], strict=False) if a["n"] == 4 and b["n"] < 4]
     assert holds and min(holds) >= 1000, f"a finished trick was cleared too soon: {holds}"
     assert not page.js_errors, page.js_errors
+
+
+def test_chinese_names_levels_seed_and_dates(browser: Any, site_url: str, artifacts: Any) -> None:
+    """中文: bot names and levels, the seed and the verifier in Chinese; dates in the page's language."""
+    ctx = browser.new_context(viewport={"width": 360, "height": 740}, locale="en-US", is_mobile=True,
+                              has_touch=True)
+    ctx.add_init_script(FAST)
+    page = ctx.new_page()
+    page.set_default_timeout(20_000)
+    try:
+        sign_up(page, site_url, "zh_" + secrets.token_hex(3), email=False)
+        page.locator("#menu-btn").tap()  # on a phone the language switch is in the menu
+        with page.expect_navigation():
+            page.get_by_test_id("lang-zh-hans").tap()
+        assert page.locator("html").get_attribute("lang") == "zh-hans"
+        page.locator("#bot-level").select_option("easy")
+        assert "简单" in page.locator("#bot-level option:checked").inner_text()
+        page.get_by_test_id("play-bots").tap()
+        page.wait_for_url(re.compile(r".*/play/\d+/$"))
+        page.wait_for_selector(".hand .card")
+        names = page.locator(".seat .pname").all_inner_texts()
+        assert sum("机器人" in n for n in names) == 3, names
+        assert "Bot" not in " ".join(names)
+        badge = page.locator(".seat .badge.bot").first.get_attribute("title")
+        assert "简单" in badge, badge
+        page.screenshot(path=str(artifacts / "table-phone-zh.png"))
+        match_id = int(page.url.rstrip("/").split("/")[-1])
+        seat = page.evaluate("fetch(location.pathname.replace('/play/', '/api/matches/')).then(r => r.json())")["seat"]
+        from e2e_helpers import finish_by_api
+
+        finish_by_api(site_url, {seat: page}, match_id)
+        page.goto(f"{site_url}/replay/{match_id}/")
+        page.wait_for_selector("#replay-app[data-ready='1']")
+        assert "种子" in page.get_by_test_id("verify").inner_text()
+        page.get_by_test_id("verify-btn").tap()
+        page.wait_for_selector("[data-testid=verify-result][data-deals]")
+        result = page.get_by_test_id("verify-result").inner_text()
+        assert "种子与承诺值一致" in result and "seed" not in result.lower(), result
+        page.goto(f"{site_url}/matches/")
+        when = page.locator(".match-list .when").first.inner_text()
+        assert "年" in when or "月" in when, when  # Intl in the page's language, not the browser's (en-US)
+    finally:
+        ctx.close()
