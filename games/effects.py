@@ -21,7 +21,7 @@ from asgiref.sync import async_to_sync
 from celery import current_app
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import transaction
+from django.db import connections, transaction
 
 import engine
 
@@ -39,6 +39,10 @@ EXPIRE_TURN = "games.tasks.expire_turn"
 REMIND_TURN = "games.tasks.remind_turn"
 RATE_MATCH = "games.tasks.rate_match"
 SEND_NOTICE_EMAIL = "games.tasks.send_notice_email"
+# On their own queue ("analysis"), consumed by workers of their own: a review never delays a bot's move.
+ANALYSIS_QUEUE = "analysis"
+START_ANALYSES = "games.tasks.start_analyses"
+ANALYZE_SEAT = "games.tasks.analyze_seat"
 
 # Timers for short (live) turns only: beat's sweep handles the rest, and a broker may redeliver a
 # far-future ETA task many times (harmless, as the tasks check seq and the deadline, but wasteful).
@@ -127,7 +131,7 @@ def match_advanced(match: Match, state: engine.MatchState) -> None:
     match_id, seq = match.pk, state.version
     bot_to_act = not state.is_finished and match_reads.bot_is_to_act(match, state.turn)
     timed_or_rated = bool(match.move_seconds or match.rated)
-
+    finished = state.is_finished
     summaries = _summaries(match)
 
     def run() -> None:
@@ -138,6 +142,8 @@ def match_advanced(match: Match, state: engine.MatchState) -> None:
             enqueue_bot_move(match_id, seq)
         if timed_or_rated:
             _turn_started(match_id, seq)
+        if finished:
+            _send_analysis_task(START_ANALYSES, match_id)
 
     _on_commit(run)
 
@@ -189,6 +195,44 @@ def _turn_started(match_id: int, seq: int) -> None:
         send_task(EXPIRE_TURN, match_id, seq, eta=match.deadline)
         if match.remind_at:
             send_task(REMIND_TURN, match_id, seq, eta=match.remind_at)
+
+
+# --- analyses -------------------------------------------------------------------------------------
+
+def _send_analysis_task(name: str, *args: Any) -> None:
+    """A review task. With a broker it goes to the analysis queue. In eager mode, queueing runs at once,
+    but a review would hold the request that finished the match for a minute, so it runs only where
+    ``ANALYSIS_EAGER`` says: ``"thread"`` (``make run``: a background thread), else not until asked
+    (tests run the task themselves)."""
+    task = current_app.tasks[name]
+    if not settings.CELERY_TASK_ALWAYS_EAGER:
+        task.apply_async(args, queue=ANALYSIS_QUEUE)
+    elif name != ANALYZE_SEAT:
+        task.apply(args=args, throw=True)
+    elif getattr(settings, "ANALYSIS_EAGER", "") == "thread":
+        threading.Thread(target=_run_in_thread, args=(task, args), daemon=True).start()
+
+
+def _run_in_thread(task: Any, args: tuple[Any, ...]) -> None:
+    try:
+        task.apply(args=args)
+    finally:
+        connections.close_all()
+
+
+def analysis_queued(analysis_id: int) -> None:
+    """Once committed: compute the analysis."""
+    _on_commit(lambda: _send_analysis_task(ANALYZE_SEAT, analysis_id))
+
+
+def analysis_progress(match: Match, seat: int, done: int, total: int, status: str) -> None:
+    """To the people of the match (who may see its replay and its analyses): how far the review of
+    ``seat`` is, so the replay page shows its progress and loads it when done."""
+    payload = {"type": "analysis", "match_id": match.pk, "seat": seat, "done": done, "total": total,
+               "status": status}
+    for player in match_reads.seats_of(match):
+        if player.user_id is not None:
+            send_to_user(player.user_id, payload)
 
 
 # --- people ---------------------------------------------------------------------------------------

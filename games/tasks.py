@@ -12,6 +12,7 @@ from celery import shared_task
 from django.utils import timezone
 
 from . import effects
+from .analysis import commands as analysis_commands
 from .matches import commands as match_commands
 from .matches import reads as match_reads
 from .players import commands as player_commands
@@ -77,3 +78,15 @@ def rate_match(match_id: int) -> bool:
 @shared_task(acks_late=True, ignore_result=True)
 def send_notice_email(notice_id: int) -> bool:
     return notices.send_notice_email(notice_id)
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def start_analyses(match_id: int) -> int:
+    """A match finished: an analysis of each person's seat, each its own task on the analysis queue."""
+    return len(analysis_commands.queue_for_match(match_id))
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def analyze_seat(analysis_id: int) -> bool:
+    """Review one seat; resumes after the last decision stored if an earlier run was interrupted."""
+    return analysis_commands.run(analysis_id)

@@ -3,6 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
+from .analysis import api as analysis_api
 from .matches import api as match_api
 from .matches import pages as match_pages
 from .players import api as player_api
@@ -25,6 +26,7 @@ api_urlpatterns = [
     path("matches/<int:match_id>/replay/", match_api.MatchReplayView.as_view(), name="api-match-replay"),
     path("matches/<int:match_id>/resign/", match_api.ResignView.as_view(), name="api-match-resign"),
     path("matches/<int:match_id>/rematch/", table_api.RematchView.as_view(), name="api-match-rematch"),
+    path("matches/<int:match_id>/analysis/", analysis_api.AnalysisView.as_view(), name="api-match-analysis"),
     path("tables/", table_api.TableListView.as_view(), name="api-tables"),
     path("tables/invite/<str:code>/", table_api.TableByCodeView.as_view(), name="api-table-invite"),
     path("tables/<int:table_id>/", table_api.TableDetailView.as_view(), name="api-table"),

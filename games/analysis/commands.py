@@ -1,1 +1,98 @@
-"""Post-game analysis: commands (being built)."""
+"""Writes of analyses: queue the review of every person's seat when a match finishes, and run one.
+
+A run stores each decision as soon as it is computed, so a task that dies (a worker killed, a deploy)
+resumes after the last decision stored, and gives the same document as an uninterrupted run (the engine
+decides each decision from the replay, the seat and the analysis seed alone). Two runs of one analysis
+(a redelivered task) compute the same decisions; only the first to store each one moves on.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+import engine.analysis
+from games import effects
+from games.matches import reads as match_reads
+from games.matches.models import Match, Seat
+
+from .models import Analysis
+
+log = logging.getLogger(__name__)
+
+
+def budget() -> int:
+    """Sampled deals per decision (``ANALYSIS_BUDGET`` in the settings or the environment; else the
+    engine's default)."""
+    return int(getattr(settings, "ANALYSIS_BUDGET", None) or os.environ.get("ANALYSIS_BUDGET")
+               or engine.analysis.DEFAULT_BUDGET)
+
+
+def ensure(match: Match, seat: int) -> Analysis:
+    """The analysis of ``seat`` of a finished match, queued now if there was none (matches that finished
+    before analyses existed, or whose queueing was lost)."""
+    with transaction.atomic():
+        analysis, created = Analysis.objects.get_or_create(
+            match=match, seat=seat, defaults={"budget": budget(), "seed": secrets.token_hex(8)})
+        if created:
+            effects.analysis_queued(analysis.pk)
+    return analysis
+
+
+def queue_for_match(match_id: int) -> list[int]:
+    """An analysis of every person's seat of a finished match (idempotent: existing ones are kept)."""
+    match = match_reads.with_seats(Match.objects.filter(pk=match_id, status=Match.Status.FINISHED)).first()
+    if match is None:
+        return []
+    return [ensure(match, seat.index).pk for seat in match_reads.seats_of(match) if seat.kind == Seat.Kind.HUMAN]
+
+
+def rerun(analysis: Analysis) -> None:
+    """Staff: compute it again from the start (e.g. after the strong bot improved)."""
+    with transaction.atomic():
+        Analysis.objects.filter(pk=analysis.pk).update(
+            status=Analysis.Status.QUEUED, decisions=[], progress=0, document=None, error="", finished_at=None,
+            budget=budget())
+        effects.analysis_queued(analysis.pk)
+
+
+def run(analysis_id: int) -> bool:
+    """Compute the analysis from where it stands; False if there was nothing to do (done, gone, or
+    another run got ahead)."""
+    analysis = Analysis.objects.select_related("match").filter(pk=analysis_id).first()
+    if analysis is None or analysis.status == Analysis.Status.DONE:
+        return False
+    match = match_reads.with_seats(Match.objects.filter(pk=analysis.match_id)).first()
+    if match is None or match.status != Match.Status.FINISHED:
+        return False
+    replay = match_reads.replay_document(match)
+    seat, seed, run_budget = analysis.seat, analysis.seed, analysis.budget
+    total = len(engine.analysis.decision_points(replay, seat))
+    done = list(analysis.decisions)
+    Analysis.objects.filter(pk=analysis.pk).exclude(status=Analysis.Status.DONE).update(
+        status=Analysis.Status.RUNNING, total=total)
+    effects.analysis_progress(match, seat, len(done), total, Analysis.Status.RUNNING)
+    try:
+        for decision in engine.analysis.iter_decisions(replay, seat, budget=run_budget, seed=seed, start=len(done)):
+            done.append(decision.to_json())
+            stored = Analysis.objects.filter(pk=analysis.pk, progress=len(done) - 1).exclude(
+                status=Analysis.Status.DONE).update(decisions=done, progress=len(done))
+            if not stored:
+                return False  # another run stored this decision first; it carries on
+            effects.analysis_progress(match, seat, len(done), total, Analysis.Status.RUNNING)
+        document = engine.analysis.analysis_from_decisions(replay, seat, done, budget=run_budget, seed=seed).to_json()
+    except engine.EngineError as err:
+        log.exception("analysis %s failed", analysis_id)
+        Analysis.objects.filter(pk=analysis.pk).update(status=Analysis.Status.FAILED, error=str(err))
+        effects.analysis_progress(match, seat, len(done), total, Analysis.Status.FAILED)
+        return False
+    finished = Analysis.objects.filter(pk=analysis.pk).exclude(status=Analysis.Status.DONE).update(
+        status=Analysis.Status.DONE, document=document, finished_at=timezone.now())
+    if finished:
+        effects.analysis_progress(match, seat, total, total, Analysis.Status.DONE)
+    return bool(finished)

@@ -12,7 +12,6 @@ from django.utils.translation import gettext as _
 
 from games.errors import TableNotFound
 from games.matches.reads import table_bot_levels
-from games.strings import client_strings
 from games.users import signed_in
 
 from . import reads
@@ -32,7 +31,7 @@ def _time_choices() -> list[tuple[int, str]]:
 
 @login_required
 def lobby_page(request: HttpRequest) -> HttpResponse:
-    return render(request, "lobby.html", {"time_choices": _time_choices(), "strings": client_strings(),
+    return render(request, "lobby.html", {"time_choices": _time_choices(),
                                           "bot_levels": table_bot_levels()})
 
 
@@ -43,7 +42,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         reads.visible_table(signed_in(request), table_id, code)
     except TableNotFound:
         raise Http404() from None
-    return render(request, "table_room.html", {"table_id": table_id, "code": code or "", "strings": client_strings(),
+    return render(request, "table_room.html", {"table_id": table_id, "code": code or "",
                                                "bot_levels": table_bot_levels()})
 
 

@@ -22,10 +22,10 @@ def compose() -> dict:
     return yaml.safe_load((ROOT / "docker-compose.yml").read_text())
 
 
-def test_compose_has_the_five_services_from_one_image() -> None:
+def test_compose_has_the_services_from_one_image() -> None:
     services = compose()["services"]
-    assert set(services) == {"web", "worker", "beat", "postgres", "redis"}
-    app = [services[n] for n in ("web", "worker", "beat")]
+    assert set(services) == {"web", "worker", "analyst", "beat", "postgres", "redis"}
+    app = [services[n] for n in ("web", "worker", "analyst", "beat")]
     assert {s["build"] for s in app} == {"."}
     assert len({s["image"] for s in app}) == 1
     assert (ROOT / "Dockerfile").is_file()
@@ -65,7 +65,11 @@ def test_each_command_names_real_code() -> None:
     assert "bin/serve" in (ROOT / "Makefile").read_text()
     from celery import Celery
 
-    for name, sub in (("worker", "worker"), ("beat", "beat")):
+    # the bots' worker consumes the default queue, the analyst only the analysis queue
+    assert "-Q" not in services["worker"]["command"].split()
+    analyst = services["analyst"]["command"].split()
+    assert analyst[analyst.index("-Q") + 1] == "analysis"
+    for name, sub in (("worker", "worker"), ("analyst", "worker"), ("beat", "beat")):
         cmd = services[name]["command"].split()
         assert cmd[:3] == ["celery", "-A", cmd[2]] and sub in cmd
         app = importlib.import_module(cmd[2]).celery_app

@@ -90,6 +90,7 @@ def _celery_env() -> dict[str, str]:
         DJANGO_SETTINGS_MODULE="callbreak_site.settings",
         CELERY_TASK_ALWAYS_EAGER="0",
         BOT_SWEEP_SECONDS="1",
+        ANALYSIS_BUDGET="2",
     )
     env.pop("DATABASE_POOL_MAX", None)  # the processes the tests start run as in production, pooled
     return env
@@ -134,6 +135,13 @@ def celery_worker() -> Iterator[subprocess.Popen[str]]:
     redis.Redis.from_url(settings.REDIS_URL).flushdb()  # no leftover tasks or groups from earlier runs
     yield from _start("worker", ["worker", "-P", "solo", "-l", "info", "--without-gossip", "--without-mingle",
                                  "-n", f"test-{os.getpid()}@%h"], "ready.")
+
+
+@pytest.fixture
+def analysis_worker() -> Iterator[subprocess.Popen[str]]:
+    """A real worker of the analysis queue only, as deployed beside the bots' worker."""
+    yield from _start("analyst", ["worker", "-P", "solo", "-l", "info", "--without-gossip", "--without-mingle",
+                                  "-Q", "analysis", "-n", f"analyst-{os.getpid()}@%h"], "ready.")
 
 
 @pytest.fixture
@@ -345,3 +353,41 @@ async def test_two_web_processes_share_the_channel_layer(make_user: Any) -> None
 
 def mover_seat(view: dict[str, Any], name: str) -> int:
     return next(s["seat"] for s in view["seats"] if s["name"] == name)
+
+
+async def test_a_finished_bot_match_is_analysed_on_its_own_queue(
+        make_user: Any, celery_worker: Any, analysis_worker: Any) -> None:
+    """The bots' worker plays; the match's end queues the review on the analysis queue, which only the
+    analysis worker consumes; the API answers 202, then 200 with the document."""
+    from games.models import Analysis
+
+    user = await database_sync_to_async(make_user)()
+    client = await database_sync_to_async(client_for)(user)
+    view = (await database_sync_to_async(
+        lambda: client.post("/api/matches/", {"opponents": "bots", "bot": "random"}, format="json"))()).json()
+    rng = random.Random(11)
+    deadline = time.monotonic() + 120
+    url = f"/api/matches/{view['id']}/"
+    while view["phase"] != "finished":
+        assert time.monotonic() < deadline
+        if not view["your_turn"]:
+            await asyncio.sleep(0.05)
+            view = (await database_sync_to_async(lambda: client.get(url))()).json()
+            continue
+        body = choose(view, rng)
+        r = await database_sync_to_async(lambda b=body: client.post(f"{url}actions/", b, format="json"))()
+        view = r.json() if r.status_code == 200 else view
+    first = await database_sync_to_async(lambda: client.get(f"/api/matches/{view['id']}/analysis/"))()
+    assert first.status_code in (200, 202)
+    while True:
+        assert time.monotonic() < deadline + 120, "the analysis worker did not finish the review"
+        r = await database_sync_to_async(lambda: client.get(f"/api/matches/{view['id']}/analysis/"))()
+        if r.status_code == 200:
+            break
+        assert r.status_code == 202 and r.json()["status"] in ("queued", "running")
+        await asyncio.sleep(0.5)
+    doc = r.json()
+    assert doc["format"] == "callbreak-analysis/1" and len(doc["decisions"]) == 70
+    assert await database_sync_to_async(Analysis.objects.filter(match_id=view["id"]).count)() == 1
+    assert "games.tasks.analyze_seat[" in celery_log("analyst").read_text()
+    assert "games.tasks.analyze_seat[" not in celery_log("worker").read_text()  # never on the bots' worker
