@@ -39,6 +39,27 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",") if h]
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
 
+# --- HTTPS ---------------------------------------------------------------------------------------
+# On by default when DEBUG is off: the site is then served over HTTPS by a reverse proxy in front of
+# `make serve` that terminates TLS and sets X-Forwarded-Proto (and strips any client-sent one).
+# HTTPS=0 turns it off for a stack on loopback (tests, benchmarks); `make run` (DEBUG on) never has it.
+HTTPS = env_bool("HTTPS", not DEBUG)
+SECURE_SSL_REDIRECT = HTTPS
+SESSION_COOKIE_SECURE = HTTPS
+CSRF_COOKIE_SECURE = HTTPS
+_proxy_ssl_header = os.environ.get("PROXY_SSL_HEADER", "X-Forwarded-Proto").strip()
+SECURE_PROXY_SSL_HEADER = (
+    ("HTTP_" + _proxy_ssl_header.upper().replace("-", "_"), "https") if HTTPS and _proxy_ssl_header else None
+)
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(365 * 86400))) if HTTPS else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+
 INSTALLED_APPS = [
     "daphne",
     "django.contrib.admin",
@@ -51,13 +72,16 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI and Redoc served from our own static files (CSP 'self')
     "channels",
+    "csp",
     "games",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "games.security.CSPMiddleware",  # Content-Security-Policy (CONTENT_SECURITY_POLICY below)
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -122,6 +146,22 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# The cache holds what every web process must share (rate-limit counters, cached profile stats): Redis when
+# REDIS_URL (or CACHE_URL) is set, this process's memory otherwise (`make run`, tests: one process).
+CACHE_URL = os.environ.get("CACHE_URL", REDIS_URL)
+if CACHE_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            "KEY_PREFIX": "callbreak",
+            # a Redis that does not answer must not hold a request for long (the rate limits then let it through)
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "callbreak"}}
+
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", REDIS_URL or "memory://")
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", not REDIS_URL)
 CELERY_TASK_EAGER_PROPAGATES = True
@@ -180,6 +220,10 @@ REST_FRAMEWORK = {
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
 SPECTACULAR_SETTINGS = {
+    # Swagger UI and Redoc from drf-spectacular-sidecar's static files, not a CDN (Content-Security-Policy 'self').
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "TITLE": "Call Break API",
     "DESCRIPTION": (
         "Play Call Break (叫墩牌) against bots. Every error is JSON {code, detail}. "
@@ -187,6 +231,30 @@ SPECTACULAR_SETTINGS = {
     ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+}
+
+# --- Content-Security-Policy (django-csp) ----------------------------------------------------------
+# The pages use no inline script, style or event handler. The admin and the API docs get their own
+# additions (CSP_PATH_UPDATES here; the docs views in callbreak_site/urls.py).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'", "wss:"] if HTTPS else ["'self'", "ws:", "wss:"],
+        "font-src": ["'self'"],
+        "manifest-src": ["'self'"],
+        "worker-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
+# Per path prefix: directives added to the policy (the Django admin's templates still carry a <style> block).
+CSP_PATH_UPDATES = {
+    "/admin/": {"style-src": ["'unsafe-inline'"]},
 }
 
 # --- I18N, static ------------------------------------------------------------------------------
