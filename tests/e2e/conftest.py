@@ -118,7 +118,8 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-US")
+    # bypass_csp: Playwright's string predicates are evaluated in the page (the site's CSP forbids eval)
+    context = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-US", bypass_csp=True)
     pg = context.new_page()
     pg.set_default_timeout(20_000)
     errors: list[str] = []

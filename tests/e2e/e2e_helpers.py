@@ -22,6 +22,12 @@ STATE_JS = """() => {
 }"""
 
 
+def new_context(browser: Any, **options: Any) -> Any:
+    """A browser context for the tests: Playwright's string predicates (wait_for_function) are evaluated
+    in the page, which the site's Content-Security-Policy (no eval) would refuse."""
+    return browser.new_context(bypass_csp=True, **options)
+
+
 def sign_up(page: Any, base: str, username: str, *, from_home: bool = False, email: bool = True) -> None:
     """Create an account through the sign-up form; the site then lands on the home page, signed in."""
     if from_home:
@@ -39,7 +45,11 @@ def sign_up(page: Any, base: str, username: str, *, from_home: bool = False, ema
 
 
 def wait_state(page: Any, timeout: float = 30_000) -> str:
-    page.wait_for_function(f"({STATE_JS})() !== 'wait'", timeout=timeout)
+    try:
+        page.wait_for_function(f"({STATE_JS})() !== 'wait'", timeout=timeout)
+    except Exception as exc:
+        debug = page.evaluate("window.callbreakTable && window.callbreakTable.debug()")
+        raise AssertionError(f"the table is stuck: {debug}") from exc
     return str(page.evaluate(STATE_JS))
 
 

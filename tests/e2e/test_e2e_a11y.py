@@ -68,7 +68,7 @@ def test_every_page_is_accessible(browser: Any, site_url: str) -> None:
         page.get_by_test_id("play-bots").click()
         page.wait_for_url(re.compile(r".*/play/\d+/$"))
         page.wait_for_selector(".hand .card")
-        page.wait_for_function("document.getElementById('table-app').dataset.interactive === '1'")
+        page.wait_for_selector("#table-app[data-interactive='1']")  # (no wait_for_function: CSP forbids eval)
         check(page, "table", failures)
         match_id = int(page.url.rstrip("/").split("/")[-1])
         seat = page.evaluate("fetch(location.pathname.replace('/play/', '/api/matches/')).then(r => r.json())")["seat"]

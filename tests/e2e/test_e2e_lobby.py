@@ -8,13 +8,13 @@ import secrets
 from typing import Any
 
 import pytest
-from e2e_helpers import FAST, finish_by_api, sign_up
+from e2e_helpers import FAST, finish_by_api, new_context, sign_up
 
 pytestmark = pytest.mark.e2e
 
 def test_private_table_by_invitation(browser: Any, site_url: str, artifacts: Any) -> None:
     base = site_url
-    contexts = [browser.new_context(viewport={"width": 1200, "height": 820}) for _ in range(2)]
+    contexts = [new_context(browser, viewport={"width": 1200, "height": 820}) for _ in range(2)]
     host, guest = (c.new_page() for c in contexts)
     errors: list[str] = []
     for p in (host, guest):
@@ -37,9 +37,11 @@ def test_private_table_by_invitation(browser: Any, site_url: str, artifacts: Any
         assert "/invite/" in link
         host.screenshot(path=str(artifacts / "lobby-table-room.png"))
 
-        # the private table is not in the guest's lobby
+        # the private table is not in the guest's lobby (other tests' public tables may be)
+        table_id = host.url.rstrip("/").split("/")[-1]
         guest.goto(f"{base}/lobby/")
-        guest.wait_for_selector("#table-list .empty")
+        guest.wait_for_selector("#table-list li:not(.muted)")
+        assert guest.get_by_test_id(f"table-{table_id}").count() == 0
         guest.screenshot(path=str(artifacts / "lobby.png"))
 
         guest.goto(link)
@@ -85,7 +87,7 @@ def test_private_table_by_invitation(browser: Any, site_url: str, artifacts: Any
 def two_people_at_a_table(browser: Any, base: str) -> tuple[list[Any], list[Any], int, dict[int, Any]]:
     """A rated private table with two people (seats 0 and 2) and two bots, started: the contexts, the
     pages (host, guest), the match id and the pages by seat."""
-    contexts = [browser.new_context(viewport={"width": 1200, "height": 820}) for _ in range(2)]
+    contexts = [new_context(browser, viewport={"width": 1200, "height": 820}) for _ in range(2)]
     for c in contexts:
         c.add_init_script(FAST)
     host, guest = (c.new_page() for c in contexts)
@@ -171,7 +173,9 @@ def test_rematch_and_rating_after_a_match_among_people(browser: Any, site_url: s
         notice.wait_for()
         notice.get_by_role("link").click()
         guest.wait_for_url(table_url.split("?")[0] + "*")
-        guest.get_by_test_id("seat-0").wait_for()
+        guest.get_by_test_id("sit-2").click()  # the guest takes their old seat again
+        host.wait_for_function("document.querySelector('[data-testid=seat-2]').innerText.includes('g_')")
+        host.screenshot(path=str(artifacts / "rematch-table-room.png"))
     finally:
         for c in contexts:
             c.close()

@@ -11,7 +11,7 @@ import secrets
 from typing import Any
 
 import pytest
-from e2e_helpers import FAST, VISIBLE_STRIPS_JS, assert_in_viewport, play_card, sign_up, wait_state
+from e2e_helpers import FAST, VISIBLE_STRIPS_JS, assert_in_viewport, new_context, play_card, sign_up, wait_state
 
 pytestmark = pytest.mark.e2e
 
@@ -34,7 +34,7 @@ def check_screen(page: Any, state: str) -> None:
 
 
 def test_a_match_on_a_phone(browser: Any, site_url: str, artifacts: Any) -> None:
-    ctx = browser.new_context(viewport=PORTRAIT, locale="en-US", is_mobile=True, has_touch=True)
+    ctx = new_context(browser, viewport=PORTRAIT, locale="en-US", is_mobile=True, has_touch=True)
     ctx.add_init_script(FAST)
     page = ctx.new_page()
     page.set_default_timeout(20_000)

@@ -7,6 +7,7 @@ import struct
 from typing import Any
 
 import pytest
+from e2e_helpers import new_context
 
 pytestmark = pytest.mark.e2e
 
@@ -35,7 +36,7 @@ def test_manifest_and_icons(page: Any, site_url: str) -> None:
 
 
 def test_offline_page_from_the_service_worker(browser: Any, site_url: str) -> None:
-    ctx = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+    ctx = new_context(browser, viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
     page = ctx.new_page()
     try:
         page.goto(f"{site_url}/")

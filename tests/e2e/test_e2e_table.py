@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from e2e_helpers import FAST, play_card, sign_up, wait_state
+from e2e_helpers import FAST, new_context, play_card, sign_up, wait_state
 
 pytestmark = pytest.mark.e2e
 
@@ -335,7 +335,7 @@ def test_cards_land_one_by_one(page: Any, site_url: str) -> None:
 
 def test_chinese_names_levels_seed_and_dates(browser: Any, site_url: str, artifacts: Any) -> None:
     """中文: bot names and levels, the seed and the verifier in Chinese; dates in the page's language."""
-    ctx = browser.new_context(viewport={"width": 360, "height": 740}, locale="en-US", is_mobile=True,
+    ctx = new_context(browser, viewport={"width": 360, "height": 740}, locale="en-US", is_mobile=True,
                               has_touch=True)
     ctx.add_init_script(FAST)
     page = ctx.new_page()

@@ -41,7 +41,8 @@ export function showNotice(msg) {
   const a = document.createElement("a");
   a.className = "btn btn-small";
   if (msg.kind === "rematch") {
-    a.href = `/tables/${encodeURIComponent(msg.table_id)}/`;
+    // the invitation code lets an invited player see a private table and take a seat
+    a.href = msg.code ? `/invite/${encodeURIComponent(msg.code)}/` : `/tables/${encodeURIComponent(msg.table_id)}/`;
     a.textContent = _("Open the table");
   } else {
     a.href = `/play/${encodeURIComponent(msg.match_id)}/`;

@@ -119,6 +119,7 @@ window.callbreakTable = {
   get seq() { return pacer.target ? pacer.target.seq : -1; },
   get busy() { return pacer.busy; },
   dropSocket: () => conn.dropSocket(),
+  debug: () => ({ ...pacer.debug(), sending: ui.sending, live: conn.isLive() }),
 };
 
 conn.start().then(() => {

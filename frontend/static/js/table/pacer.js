@@ -104,6 +104,8 @@ export function createPacer({ render, collect }) {
     get frame() { return frame; },
     get target() { return target; },
     get busy() { return steps.length > 0; },
+    debug: () => ({ steps: steps.length, timer: timer !== null, frame: frame && [frame.seq, frame.phase, frame.turn,
+      frame.interactive], target: target && [target.seq, target.phase, target.turn] }),
 
     /** A view from the server (REST or socket). */
     push(v) {
