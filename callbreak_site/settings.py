@@ -82,6 +82,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "games.security.CSPMiddleware",  # Content-Security-Policy (CONTENT_SECURITY_POLICY below)
+    "games.limits.BodyLimitMiddleware",  # 413 for a body over MAX_REQUEST_BYTES, before anything reads it
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -208,7 +209,21 @@ LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
 
+# --- Bounded input (games/limits.py) -----------------------------------------------------------------
+# A request body over MAX_REQUEST_BYTES answers 413 (JSON) before it is read; API JSON nested deeper than
+# MAX_JSON_DEPTH, or malformed, answers 400 `bad_json`; a WebSocket frame over WS_MAX_FRAME_BYTES, malformed
+# or too deep gets an error message and the socket stays open.
+MAX_REQUEST_BYTES = int(os.environ.get("MAX_REQUEST_BYTES", str(256 * 1024)))
+DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BYTES
+MAX_JSON_DEPTH = int(os.environ.get("MAX_JSON_DEPTH", "32"))
+WS_MAX_FRAME_BYTES = int(os.environ.get("WS_MAX_FRAME_BYTES", "4096"))
+
 REST_FRAMEWORK = {
+    "DEFAULT_PARSER_CLASSES": [
+        "games.limits.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Token first so an anonymous API call gets 401 with a WWW-Authenticate header.
         "rest_framework.authentication.TokenAuthentication",

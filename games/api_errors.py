@@ -8,6 +8,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views.defaults import page_not_found, server_error
 from drf_spectacular.utils import OpenApiResponse
@@ -16,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from games.errors import GameError
+from games.limits import BAD_JSON, too_large_body
 
 log = logging.getLogger(__name__)
 
@@ -25,8 +28,9 @@ class ErrorSerializer(serializers.Serializer[Any]):
     detail = serializers.CharField()
 
 
-# The error answers every API view documents.
-ERRORS = {code: OpenApiResponse(ErrorSerializer) for code in (400, 401, 403, 404, 409)}
+# The error answers every API view documents (413: a body over the size limit; 429: a rate limit, with
+# Retry-After).
+ERRORS = {code: OpenApiResponse(ErrorSerializer) for code in (400, 401, 403, 404, 409, 413, 429)}
 
 
 def _first_message(detail: Any) -> str:
@@ -45,6 +49,12 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return Response({"code": exc.code, "detail": exc.detail, **exc.extra}, status=exc.status)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
+    if isinstance(exc, RequestDataTooBig):
+        return Response(too_large_body(settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 0), status=413)
+    if isinstance(exc, RecursionError):  # JSON or form data nested beyond what the parser takes
+        return Response({"code": BAD_JSON, "detail": "The body is nested too deeply."}, status=400)
+    if isinstance(exc, SuspiciousOperation):  # e.g. too many form fields
+        return Response({"code": "bad_request", "detail": str(exc) or "Bad request."}, status=400)
     response = drf_exception_handler(exc, context)
     if response is None:
         log.exception("unhandled API error", exc_info=exc)

@@ -7,7 +7,6 @@ a hand never travels through the channel layer. Messages to the client:
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -15,6 +14,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from games.errors import MatchNotFound
 from games.groups import match_group
+from games.limits import BAD_JSON, decode_frame
 from games.players.commands import presence_join, presence_leave
 
 from . import reads
@@ -56,11 +56,11 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await database_sync_to_async(presence_leave)(self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
-        """Malformed frames get an error message, never a crashed consumer."""
+        """Malformed, oversized or too deeply nested frames get an error message; the socket stays open."""
         try:
-            content = json.loads(text_data if text_data is not None else (bytes_data or b"").decode())
-        except (ValueError, UnicodeDecodeError):
-            await self.send_json({"type": "error", "code": "bad_json", "detail": "Send JSON text frames."})
+            content = decode_frame(text_data, bytes_data)
+        except ValueError as err:
+            await self.send_json({"type": "error", "code": BAD_JSON, "detail": str(err)})
             return
         await self.receive_json(content)
 

@@ -8,28 +8,65 @@ transaction as the updates, under the match row lock, so a task run twice rates 
 
 from __future__ import annotations
 
+import logging
 from collections import defaultdict
 from typing import Any, cast
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from games import effects
-from games.errors import MatchNotFound
+from games.errors import GameError, MatchNotFound
 from games.matches import commands as match_commands
 from games.matches import reads as match_reads
 from games.matches.models import Match, Seat
 
-from . import reads
-from .models import Presence, Profile, Rating, RatingChange
+from . import reads, usernames
+from .models import Presence, Profile, Rating, RatingChange, UsernameKey
+
+log = logging.getLogger(__name__)
+
+USERNAME_TAKEN = "That username is taken, or looks too much like one that is."
 
 
 def sign_up(*, username: str, password: str, email: str = "") -> Any:
-    """A new account (the caller has validated the username and the password)."""
-    return get_user_model().objects.create_user(username=username, password=password, email=email)
+    """A new account (the caller has validated the password). Its name must follow the rules of
+    ``games.players.usernames`` and must not look like another account's (``username_taken``, also when two
+    people ask for look-alike names at once: the unique key decides)."""
+    try:
+        name = usernames.validate(username)
+    except ValidationError as err:
+        raise GameError("bad_username", " ".join(err.messages)) from None
+    key = usernames.key(name)
+    with transaction.atomic():
+        if reads.username_taken(name):
+            raise GameError("username_taken", USERNAME_TAKEN)
+        user = get_user_model()(username=name, email=get_user_model().objects.normalize_email(email))
+        user.set_password(password)
+        user._username_key_by_sign_up = True  # type: ignore[attr-defined]  # the receiver leaves the key to us
+        user.save()
+        try:
+            with transaction.atomic():
+                UsernameKey.objects.create(user=user, key=key)
+        except IntegrityError:
+            raise GameError("username_taken", USERNAME_TAKEN) from None
+    return user
+
+
+def remember_username_key(user: User) -> None:
+    """Keep a user's username key up to date (a user made or renamed outside sign-up: admin, shell). A name
+    that looks like another account's gets no key, and a warning in the log."""
+    key = usernames.key(user.get_username())
+    try:
+        with transaction.atomic():
+            UsernameKey.objects.update_or_create(user=user, defaults={"key": key})
+    except IntegrityError:
+        UsernameKey.objects.filter(user=user).delete()
+        log.warning("username %r of user %s looks like another account's (key %r)", user.get_username(), user.pk, key)
 
 
 def issue_token(user: User) -> Token:

@@ -12,6 +12,7 @@ from typing import Any
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from games.groups import LOBBY_GROUP, user_group
+from games.limits import BAD_JSON, decode_frame
 
 CLOSE_UNAUTHENTICATED = 4401
 
@@ -33,6 +34,15 @@ class UserConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def disconnect(self, code: int) -> None:
         for group in self.groups_joined:
             await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
+        """Malformed, oversized or too deeply nested frames get an error message; the socket stays open."""
+        try:
+            content = decode_frame(text_data, bytes_data)
+        except ValueError as err:
+            await self.send_json({"type": "error", "code": BAD_JSON, "detail": str(err)})
+            return
+        await self.receive_json(content)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         await self.send_json({"type": "error", "code": "bad_message", "detail": "This socket only sends."})

@@ -96,3 +96,14 @@ class RatingChange(models.Model):
     @property
     def conservative_after(self) -> float:
         return self.mu_after - 3 * self.sigma_after
+
+
+class UsernameKey(models.Model):
+    """The look-alike-proof, case-blind key of a username (``games.players.usernames.key``), unique: no two
+    accounts whose names look the same. Kept up to date on every save of a user (``games.players.signals``)."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="username_key")
+    key = models.CharField(max_length=150, unique=True)
+
+    def __str__(self) -> str:
+        return self.key

@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -17,9 +18,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
+from games.errors import GameError
 from games.users import signed_in
 
-from . import commands, reads
+from . import commands, reads, usernames
 
 
 class SignUpForm(UserCreationForm[User]):
@@ -32,7 +34,18 @@ class SignUpForm(UserCreationForm[User]):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["username"].widget.attrs.update({"autocomplete": "username", "autocapitalize": "none"})
+        self.fields["username"].help_text = _("%(rule)s.") % {"rule": usernames.ALLOWED_DESCRIPTION}
         self.fields["email"].widget.attrs.update({"autocomplete": "email"})
+
+    def clean_username(self) -> str:
+        """The rules of ``games.players.usernames``; taken also when it only looks like another's name."""
+        try:
+            name = usernames.validate(self.cleaned_data.get("username") or "")
+        except ValidationError as err:
+            raise forms.ValidationError(err.messages, code="bad_username") from None
+        if reads.username_taken(name):
+            raise forms.ValidationError(_(commands.USERNAME_TAKEN), code="username_taken")
+        return name
 
 
 def _safe_next(request: HttpRequest, default: str = "/") -> str:
@@ -48,11 +61,15 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = SignUpForm(request.POST)
         if form.is_valid():
-            user = commands.sign_up(username=form.cleaned_data["username"],
-                                    password=form.cleaned_data["password1"],
-                                    email=form.cleaned_data.get("email") or "")
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            return redirect(_safe_next(request))
+            try:
+                user = commands.sign_up(username=form.cleaned_data["username"],
+                                        password=form.cleaned_data["password1"],
+                                        email=form.cleaned_data.get("email") or "")
+            except GameError as err:  # someone took a look-alike name a moment ago
+                form.add_error("username", err.detail)
+            else:
+                login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+                return redirect(_safe_next(request))
     else:
         form = SignUpForm()
     return render(request, "registration/signup.html", {"form": form, "next": _safe_next(request, "")})

@@ -15,7 +15,8 @@ from openskill.models import PlackettLuce
 from games.matches import reads as match_reads
 from games.matches.models import Match, Seat
 
-from .models import Notice, Presence, Profile, Rating
+from . import usernames
+from .models import Notice, Presence, Profile, Rating, UsernameKey
 
 MODEL = PlackettLuce(limit_sigma=True)
 
@@ -92,6 +93,13 @@ def profile(username: str) -> dict[str, Any] | None:
             "bids_made_pct": round(100 * made / deals, 1) if deals else None,
         },
     }
+
+
+def username_taken(name: str) -> bool:
+    """Whether an account's name is ``name`` or looks like it (same key, see ``games.players.usernames``)."""
+    if UsernameKey.objects.filter(key=usernames.key(name)).exists():
+        return True
+    return get_user_model().objects.filter(username__iexact=name).exists()
 
 
 def settings_json(user: User) -> dict[str, Any]:

@@ -7,19 +7,27 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
+from . import reads, usernames
+from .commands import USERNAME_TAKEN
+
 User = get_user_model()
 
 
 class SignupSerializer(serializers.Serializer[Any]):
-    username = serializers.CharField(max_length=150)
+    username = serializers.CharField(
+        max_length=64, help_text=f"{usernames.ALLOWED_DESCRIPTION}; unique regardless of case and look-alike "
+                                 "letters (Cyrillic а and Latin a are the same).")
     password = serializers.CharField(write_only=True, trim_whitespace=False, max_length=128)
     email = serializers.EmailField(required=False, allow_blank=True)
 
     def validate_username(self, value: str) -> str:
-        User.username_validator(value)
-        if User.objects.filter(username__iexact=value).exists():
-            raise serializers.ValidationError("That username is taken.", code="username_taken")
-        return value
+        try:
+            name = usernames.validate(value)
+        except DjangoValidationError as err:
+            raise serializers.ValidationError(err.messages, code="bad_username") from None
+        if reads.username_taken(name):
+            raise serializers.ValidationError(USERNAME_TAKEN, code="username_taken")
+        return name
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         candidate = User(username=attrs["username"], email=attrs.get("email", ""))

@@ -1,0 +1,190 @@
+"""Bounded input: request bodies, JSON and WebSocket frames.
+
+- ``BodyLimit`` (ASGI, wraps the whole site in ``callbreak_site/asgi.py``) answers ``413`` to an HTTP request
+  whose body is larger than ``settings.MAX_REQUEST_BYTES``: at once from its ``Content-Length``, or as soon as
+  a streamed body passes the limit, before Django reads (and spools) it. ``BodyLimitMiddleware`` does the same
+  inside Django (for the WSGI entry point and the test client).
+- ``JSONParser`` (DRF's parser for the API) refuses malformed JSON and JSON nested deeper than
+  ``settings.MAX_JSON_DEPTH`` with ``400 {"code": "bad_json"}``, never a ``RecursionError``.
+- ``decode_frame`` is the same for WebSocket frames (also at most ``settings.WS_MAX_FRAME_BYTES``); the
+  consumers answer a bad frame with an error message and keep the socket open.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from rest_framework import parsers
+from rest_framework.exceptions import ParseError
+
+Scope = dict[str, Any]
+Message = dict[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[..., Awaitable[None]]
+
+TOO_LARGE = "too_large"
+BAD_JSON = "bad_json"
+
+
+def max_request_bytes() -> int:
+    return int(settings.MAX_REQUEST_BYTES)
+
+
+def too_large_body(limit: int) -> dict[str, Any]:
+    return {"code": TOO_LARGE, "detail": f"The request body is larger than {limit} bytes.", "limit": limit}
+
+
+# --- request bodies -------------------------------------------------------------------------------
+
+class _TooLarge(Exception):
+    pass
+
+
+class BodyLimit:
+    """ASGI middleware: ``413`` for an HTTP request body over ``limit`` bytes (default: the setting)."""
+
+    def __init__(self, app: ASGIApp, limit: int | None = None) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        limit = self.limit if self.limit is not None else max_request_bytes()
+        length = _header(scope, b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > limit):
+            await self._refuse(send, limit)
+            return
+        received = 0
+        started = False
+
+        async def counting_receive() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > limit:
+                    raise _TooLarge()
+            return message
+
+        async def watching_send(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, counting_receive, watching_send)
+        except _TooLarge:
+            if not started:
+                await self._refuse(send, limit)
+
+    @staticmethod
+    async def _refuse(send: Send, limit: int) -> None:
+        body = json.dumps(too_large_body(limit)).encode()
+        await send({"type": "http.response.start", "status": 413, "headers": [
+            (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+            (b"connection", b"close"),
+        ]})
+        await send({"type": "http.response.body", "body": body})
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", []):
+        if key.lower() == name:
+            return bytes(value).decode("latin-1").strip()
+    return None
+
+
+class BodyLimitMiddleware:
+    """Django middleware: ``413`` JSON when ``Content-Length`` is over the limit, before anything reads the body."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        limit = max_request_bytes()
+        raw = request.META.get("CONTENT_LENGTH") or "0"
+        if not str(raw).strip().isdigit() or int(raw) > limit:
+            return JsonResponse(too_large_body(limit), status=413)
+        return self.get_response(request)
+
+
+# --- JSON -----------------------------------------------------------------------------------------
+
+def too_deep(value: Any, limit: int) -> bool:
+    """Whether a parsed JSON value nests arrays and objects deeper than ``limit``: level by level, no
+    recursion, so any depth costs no stack."""
+    level = [value] if isinstance(value, dict | list) else []
+    depth = 0
+    while level:
+        depth += 1
+        if depth > limit:
+            return True
+        inner: list[Any] = []
+        for item in level:
+            inner.extend(item.values() if isinstance(item, dict) else item)
+        level = [child for child in inner if isinstance(child, dict | list)]
+    return False
+
+
+def loads(text: str, max_depth: int | None = None) -> Any:
+    """``json.loads`` that raises ``ValueError`` (never ``RecursionError``) for JSON that is malformed, nested
+    deeper than ``max_depth`` (default: the setting), or uses NaN/Infinity."""
+    limit = int(settings.MAX_JSON_DEPTH) if max_depth is None else max_depth
+    try:
+        value = json.loads(text, parse_constant=_refuse_constant)
+    except RecursionError:  # the parser's own guard, thousands of levels down
+        raise ValueError(f"JSON nested deeper than {limit} levels.") from None
+    # a text with no more brackets than the limit cannot nest deeper: most bodies need no walk
+    if text.count("[") + text.count("{") > limit and too_deep(value, limit):
+        raise ValueError(f"JSON nested deeper than {limit} levels.")
+    return value
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON.")
+
+
+class JSONParser(parsers.JSONParser):
+    """DRF's JSON parser, bounded: malformed, non-UTF-8 or too deeply nested JSON is ``400 bad_json``."""
+
+    def parse(self, stream: Any, media_type: str | None = None, parser_context: Mapping[str, Any] | None = None
+              ) -> Any:
+        try:
+            raw = stream.read() if stream is not None else b""
+            text = raw.decode("utf-8") if isinstance(raw, bytes) else str(raw)
+        except UnicodeDecodeError:
+            raise ParseError("The body is not UTF-8 text.", code=BAD_JSON) from None
+        if not text.strip():
+            raise ParseError("The body is empty; send a JSON object.", code=BAD_JSON)
+        try:
+            return loads(text)
+        except ValueError as err:
+            raise ParseError(f"Malformed JSON: {err}", code=BAD_JSON) from None
+
+
+# --- WebSocket frames -----------------------------------------------------------------------------
+
+def decode_frame(text_data: str | None, bytes_data: bytes | None) -> Any:
+    """The JSON value of a WebSocket frame; ``ValueError`` (with a message for the client) when the frame is
+    too large, not UTF-8, malformed or too deeply nested."""
+    limit = int(settings.WS_MAX_FRAME_BYTES)
+    if text_data is not None:
+        if len(text_data) > limit or len(text_data.encode("utf-8", "surrogatepass")) > limit:
+            raise ValueError(f"Frames are at most {limit} bytes.")
+        text = text_data
+    else:
+        raw = bytes_data or b""
+        if len(raw) > limit:
+            raise ValueError(f"Frames are at most {limit} bytes.")
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ValueError("Send JSON text frames.") from None
+    return loads(text)
