@@ -58,6 +58,15 @@ class MatchAdmin(admin.ModelAdmin[Match]):
         "updated_at", "finished_at", "move_seconds", "deadline", "remind_at", "rated", "rated_at",
     )
     inlines = [SeatInline, ActionInline]
+    # The seed deals every hand and the bot seed steers every bot: shown once the match is finished only,
+    # so staff cannot see the hands of a running match (nor of an aborted one) in the admin.
+    SECRET_FIELDS = ("seed", "bot_seed")
+
+    def get_fields(self, request: HttpRequest, obj: Match | None = None) -> Any:
+        fields = super().get_fields(request, obj)
+        if obj is None or obj.status != Match.Status.FINISHED:
+            fields = [f for f in fields if f not in self.SECRET_FIELDS]
+        return fields
 
     @admin.display(description="players")
     def players(self, obj: Match) -> str:

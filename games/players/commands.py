@@ -19,6 +19,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
+from engine.bots import LEVELS
 from games import effects
 from games.errors import GameError, MatchNotFound
 from games.matches import commands as match_commands
@@ -137,9 +138,15 @@ def rate_match(match_id: int) -> bool:
             return False
         if not match.rated or match.status != Match.Status.FINISHED or match.rated_at is not None:
             return False
+        seats = match_reads.seats_of(match)
+        unrated = sorted({s.bot for s in seats if s.kind == Seat.Kind.BOT and s.bot not in LEVELS})
+        if unrated:  # tables refuse these at rated matches; one made otherwise is not rated at all
+            log.warning("match %s is not rated: bot levels %s have no ratings", match.pk, unrated)
+            match.rated = False
+            match.save(update_fields=["rated"])
+            return False
         state = match_reads.match_state(match)
         ranks = reads.ranks_by_totals(state.totals)
-        seats = match_reads.seats_of(match)
         ids = [_identity(seat).pk for seat in seats]
         # lock in one order (pk) so two matches sharing a bot identity cannot deadlock
         locked = {r.pk: r for r in Rating.objects.select_for_update().filter(pk__in=ids).order_by("pk")}

@@ -31,7 +31,9 @@ class JoinSerializer(serializers.Serializer[Any]):
 
 
 class BotsSerializer(serializers.Serializer[Any]):
-    bot = serializers.CharField(required=False, allow_blank=True, allow_null=True, max_length=32)
+    bot = serializers.CharField(required=False, allow_blank=True, allow_null=True, max_length=32,
+                                help_text="A bot level; a rated table takes the rated levels only "
+                                          f"({', '.join(commands.RATED_BOT_LEVELS)}).")
     seats = serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=3), required=False)
 
 
@@ -104,7 +106,10 @@ class TableLeaveView(APIView):
 
 class TableBotsView(APIView):
     @extend_schema(request=BotsSerializer, responses={200: TableSerializer, **ERRORS},
-                   summary="Host: fill empty seats with bots of a level")
+                   summary="Host: fill empty seats with bots of a level",
+                   description="400 `unknown_bot` for a level that does not exist; 400 `unrated_bot` at a rated "
+                               "table for a level without a rating of its own (`random`): a rated match seats "
+                               f"people and the levels {', '.join(commands.RATED_BOT_LEVELS)} only.")
     def post(self, request: Request, table_id: int) -> Response:
         data = _valid(BotsSerializer, request)
         table = commands.fill_bots(signed_in(request), table_id, bot=data.get("bot"), seats=data.get("seats"))
@@ -120,7 +125,9 @@ class TableClearSeatView(APIView):
 
 class TableStartView(APIView):
     @extend_schema(request=None, responses={201: TableSerializer, **ERRORS},
-                   summary="Host: start the match (every seat taken)")
+                   summary="Host: start the match (every seat taken)",
+                   description="409 `seats_empty` until every seat is taken; 400 `unrated_bot` at a rated table "
+                               "with a bot level that is not rated.")
     def post(self, request: Request, table_id: int) -> Response:
         commands.start_table(signed_in(request), table_id)
         table = reads.visible_table(signed_in(request), table_id)

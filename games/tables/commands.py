@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from engine.bots import LEVELS
 from games import effects
 from games.errors import GameError, MatchNotFound, NotFinished, NotHost, TableConflict, TableNotFound
 from games.matches import reads as match_reads
@@ -21,6 +22,17 @@ from games.matches.models import Match
 from . import reads
 from .models import Table, TableSeat
 from .reads import DAY, MOVE_SECONDS_CHOICES
+
+# A rated match seats people and the bot levels that have ratings of their own: never `random` (three of
+# them would hand out rating points for nothing) nor an engine kind under another name.
+RATED_BOT_LEVELS = tuple(sorted(LEVELS))
+
+
+def check_rated_bot(table: Table, level: str) -> None:
+    if table.rated and level not in RATED_BOT_LEVELS:
+        levels = ", ".join(RATED_BOT_LEVELS)
+        raise GameError("unrated_bot", f"A rated table seats the rated bot levels only ({levels}); "
+                                       f"`{level}` may play at unrated tables.", levels=list(RATED_BOT_LEVELS))
 
 
 def create_table(host: Any, *, visibility: str = Table.Visibility.PUBLIC, move_seconds: int = DAY,
@@ -118,6 +130,7 @@ def fill_bots(user: Any, table_id: object, *, bot: str | None = None, seats: lis
         table = _locked(table_id)
         _host_only(table, user)
         _open(table)
+        check_rated_bot(table, level)
         qs = table.seats.select_for_update().filter(user__isnull=True, bot="")
         if seats is not None:
             if not isinstance(seats, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in seats):
@@ -148,6 +161,9 @@ def start_table(user: Any, table_id: object) -> Match:
         seats = list(table.seats.select_related("user").order_by("index"))
         if any(s.is_empty for s in seats):
             raise TableConflict("seats_empty", "Fill every seat (people or bots) before starting.")
+        for s in seats:
+            if not s.user_id:
+                check_rated_bot(table, s.bot)
         specs = [SeatSpec(user=s.user) if s.user_id else SeatSpec(bot=s.bot) for s in seats]
         match = create_match(seats=specs, created_by=user, move_seconds=table.move_seconds, rated=table.rated)
         table.status = Table.Status.STARTED

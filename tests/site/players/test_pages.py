@@ -38,7 +38,7 @@ def test_leaderboard_and_profile_pages_show_ratings(make_user: Any) -> None:
     from games.players.commands import rate_match
 
     a = make_user("ada")
-    match = match_commands.create_match(seats=[SeatSpec(user=a)] + [SeatSpec(bot="random")] * 3, rated=True)
+    match = match_commands.create_match(seats=[SeatSpec(user=a)] + [SeatSpec(bot="easy")] * 3, rated=True)
     # play it to the end through the API
     import random
 
@@ -50,8 +50,8 @@ def test_leaderboard_and_profile_pages_show_ratings(make_user: Any) -> None:
     assert rate_match(match.pk) is False  # already rated on finishing
     c = browser(a)
     board = c.get("/leaderboard/").content.decode()
-    assert 'href="/players/ada/"' in board and "Bot (Random)" in board
-    assert "Bot (Random)" not in c.get("/leaderboard/?bots=0").content.decode()
+    assert 'href="/players/ada/"' in board and "Bot (Easy)" in board
+    assert "Bot (Easy)" not in c.get("/leaderboard/?bots=0").content.decode()
     prof = c.get("/players/ada/").content.decode()
     assert "<polyline" in prof and RatingChange.objects.filter(rating__user=a).count() == 1
     assert f'href="/replay/{match.pk}/"' in prof

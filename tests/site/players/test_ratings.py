@@ -59,7 +59,7 @@ def test_bot_levels_are_rated_identities_and_aborted_matches_are_not_rated(make_
 
 def test_sweep_rates_a_finished_match_whose_rating_task_was_lost(make_user: Any) -> None:
     a = make_user("rae")
-    match = match_commands.create_match(seats=[SeatSpec(user=a)] + [SeatSpec(bot="random")] * 3, rated=True)
+    match = match_commands.create_match(seats=[SeatSpec(user=a)] + [SeatSpec(bot="easy")] * 3, rated=True)
     api, rng = client_for(a), random.Random(8)
     while (view := api.get(f"/api/matches/{match.pk}/").json())["status"] != "finished":
         api.post(f"/api/matches/{match.pk}/actions/", choose(view, rng), format="json")
