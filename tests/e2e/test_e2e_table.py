@@ -326,7 +326,9 @@ def test_cards_land_one_by_one(page: Any, site_url: str) -> None:
     landed = [(e["t"], e["mine"]) for prev, e in zip([{"n": 0}] + log, log, strict=False) if e["n"] == prev["n"] + 1]
     gaps = [b[0] - a[0] for a, b in zip(landed, landed[1:], strict=False) if not b[1] and b[0] - a[0] < 2000]
     assert len(gaps) >= 3, log
-    assert min(gaps) >= 280, f"cards landed too close together: {gaps}"
+    gaps.sort()
+    # about 350 ms apart (a busy machine may be late with one frame, never early with many)
+    assert gaps[0] >= 240 and gaps[len(gaps) // 2] >= 330, f"cards landed too close together: {gaps}; {log}"
     # a full trick stays about a second before it is cleared
     holds = [b["t"] - a["t"] for a, b in zip(log, log[1:], strict=False) if a["n"] == 4 and b["n"] < 4]
     assert holds and min(holds) >= 1000, f"a finished trick was cleared too soon: {holds}"

@@ -84,6 +84,8 @@ async function send(body, shown) {
   } finally {
     ui.sending = false;
     app.classList.remove("sending");
+    // a view may have been drawn while the action was on its way: draw it again as playable
+    if (pacer.frame && pacer.frame.interactive) draw(pacer.frame);
   }
 }
 
