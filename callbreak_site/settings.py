@@ -6,6 +6,7 @@ eagerly in-process, so ``make run`` needs no services. ``DATABASE_URL`` switches
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -75,6 +76,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",  # Swagger UI and Redoc served from our own static files (CSP 'self')
     "channels",
     "csp",
+    "axes",
     "games",
 ]
 
@@ -90,6 +92,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: turns a locked-out log-in into its 429 answer
 ]
 
 ROOT_URLCONF = "callbreak_site.urls"
@@ -205,6 +208,10 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+AUTHENTICATION_BACKENDS = [
+    "games.throttles.LockoutBackend",  # django-axes: refuses log-ins from a locked-out address or to a locked account
+    "django.contrib.auth.backends.ModelBackend",
+]
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
@@ -218,6 +225,52 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BYTES
 MAX_JSON_DEPTH = int(os.environ.get("MAX_JSON_DEPTH", "32"))
 WS_MAX_FRAME_BYTES = int(os.environ.get("WS_MAX_FRAME_BYTES", "4096"))
 
+# --- Rate limits (games/throttles.py) ------------------------------------------------------------------
+# scope: (counted by, rate). "ip": the client's address; "account": the username a log-in names; "user": the
+# signed-in user. Each rate can be set with RATE_LIMIT_<SCOPE> (e.g. RATE_LIMIT_SIGNUP=1000/hour for a load
+# test whose people all come from 127.0.0.1); RATE_LIMITS=0 turns them all off.
+_RATE_DEFAULTS = {
+    "signup": ("ip", "30/hour"),  # new accounts from one address (API and HTML form)
+    "login": ("ip", "30/min"),  # POST /api/auth/token/ from one address
+    "login_account": ("account", "10/min"),  # POST /api/auth/token/ naming one account, from anywhere
+    "action": ("user", "20/s"),  # bids and cards: a burst
+    "action_sustained": ("user", "300/min"),  # bids and cards: over a minute
+    "new_match": ("user", "20/min"),  # matches against bots
+    "new_table": ("user", "10/min"),  # tables and rematches
+    "schema": ("ip", "60/min"),  # the OpenAPI document (built per request)
+    "api": ("user", "600/min"),  # every API request of a signed-in user
+}
+RATE_LIMITS = {scope: (kind, os.environ.get(f"RATE_LIMIT_{scope.upper()}", rate))
+               for scope, (kind, rate) in _RATE_DEFAULTS.items()}
+RATE_LIMITS_ON = env_bool("RATE_LIMITS", True)
+# URL name -> method -> the scopes that count it (besides "api").
+RATE_LIMIT_ROUTES = {
+    "api-signup": {"POST": ["signup"]},
+    "signup": {"POST": ["signup"]},
+    "api-token": {"POST": ["login", "login_account"]},
+    "api-matches": {"POST": ["new_match"]},
+    "api-match-actions": {"POST": ["action", "action_sustained"]},
+    "api-tables": {"POST": ["new_table"]},
+    "api-match-rematch": {"POST": ["new_table"]},
+    "api-schema": {"GET": ["schema"]},
+}
+
+# --- Log-in lockout (django-axes) ------------------------------------------------------------------------
+# After LOGIN_FAILURE_LIMIT failed log-ins from one address, or for one username (each counted on its own),
+# the HTML, admin and API log-ins refuse it, right password included, for LOGIN_COOLOFF_MINUTES (429).
+# Locking a username lets anyone lock someone out for the cool-off; LOGIN_LOCKOUT_BY=ip_address+username
+# locks only that username from that address instead.
+AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "10"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS: list[str | list[str]] = [
+    part.split("+") if "+" in part else part
+    for part in os.environ.get("LOGIN_LOCKOUT_BY", "ip_address,username").split(",") if part
+]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "games.throttles.client_ip"
+AXES_LOCKOUT_CALLABLE = "games.throttles.lockout_response"
+AXES_VERBOSE = False
+
 REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": [
         "games.limits.JSONParser",
@@ -230,6 +283,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_THROTTLE_CLASSES": ["games.throttles.RouteThrottle"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "games.api_errors.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",

@@ -63,6 +63,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         body: dict[str, Any] = {"code": "invalid", "detail": _first_message(exc.detail)}
         if isinstance(exc.detail, dict):
             body["errors"] = exc.detail
+    elif isinstance(exc, exceptions.Throttled):  # a rate limit: Retry-After is set by DRF's handler
+        wait = int(getattr(exc, "wait", None) or 1)
+        body = {"code": "throttled", "detail": _first_message(exc.detail), "retry_after": wait,
+                "scope": getattr(exc, "scope", None)}
     elif isinstance(exc, exceptions.APIException):
         codes = exc.get_codes()
         code = codes if isinstance(codes, str) else "error"

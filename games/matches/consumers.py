@@ -7,6 +7,8 @@ a hand never travels through the channel layer. Messages to the client:
 
 from __future__ import annotations
 
+import time
+from collections import deque
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -22,6 +24,8 @@ from .models import Match
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_FOUND = 4404
+# Resyncs one socket may ask for within RESYNC_WINDOW seconds (each builds a view); more get an error.
+RESYNC_LIMIT, RESYNC_WINDOW = 10, 10.0
 
 
 class MatchConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
@@ -29,6 +33,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     seat: int
     group: str | None = None
     last_seq: int = -1
+    resyncs: deque[float]
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -66,10 +71,25 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if isinstance(content, dict) and content.get("type") == "resync":
+            if not self._resync_allowed():
+                await self.send_json({"type": "error", "code": "throttled",
+                                      "detail": f"At most {RESYNC_LIMIT} resyncs per {RESYNC_WINDOW:g} seconds."})
+                return
             await self.send_view(force=True)
         else:
             await self.send_json({"type": "error", "code": "bad_message",
                                   "detail": 'Actions go through the REST API; send {"type": "resync"} to refetch.'})
+
+    def _resync_allowed(self) -> bool:
+        now = time.monotonic()
+        if not hasattr(self, "resyncs"):
+            self.resyncs = deque()
+        while self.resyncs and self.resyncs[0] <= now - RESYNC_WINDOW:
+            self.resyncs.popleft()
+        if len(self.resyncs) >= RESYNC_LIMIT:
+            return False
+        self.resyncs.append(now)
+        return True
 
     async def match_updated(self, event: dict[str, Any]) -> None:
         """A new action. Views are not built per action: after a burst (a person's card and the bots'

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
+from games import throttles
 from games.errors import GameError
 from games.users import signed_in
 
@@ -60,6 +61,15 @@ def _safe_next(request: HttpRequest, default: str = "/") -> str:
 def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = SignUpForm(request.POST)
+        refusal = throttles.check(request, throttles.route_scopes(request))
+        if refusal is not None:  # too many new accounts from this address
+            form.is_valid()
+            form.add_error(None, _("Too many sign-ups from your address; try again in %(minutes)d minutes.")
+                           % {"minutes": max(1, round(refusal.wait / 60))})
+            response = render(request, "registration/signup.html", {"form": form, "next": _safe_next(request, "")},
+                              status=429)
+            response["Retry-After"] = str(refusal.wait)
+            return response
         if form.is_valid():
             try:
                 user = commands.sign_up(username=form.cleaned_data["username"],

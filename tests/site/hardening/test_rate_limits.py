@@ -1,0 +1,222 @@
+"""Rate limits and the log-in lockout: per address and per account on sign-up and log-in, per user on actions
+and on new matches and tables; a clear 429 with Retry-After; limits from settings; a cache that does not
+answer lets requests through. 30 wrong passwords in a row no longer leave the account open to the 31st."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import time_machine
+from django.core.exceptions import ImproperlyConfigured
+from django.test import Client
+from rest_framework.test import APIClient
+from site_helpers import PASSWORD, client_for
+
+from games import throttles
+from games.throttles import Rate, parse_rate
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+NOON = 1_800_000_000.0  # a fixed instant at the start of every window used here (divisible by 3600)
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings: Any) -> None:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # dozens of log-ins here
+
+
+def _limits(settings: Any, **rates: str) -> None:
+    settings.RATE_LIMITS = {scope: (kind, rates.get(scope, rate))
+                            for scope, (kind, rate) in settings.RATE_LIMITS.items()}
+
+
+def test_rates_are_read_from_settings() -> None:
+    assert parse_rate("20/s") == Rate(20, 1)
+    assert parse_rate("100/10s") == Rate(100, 10)
+    assert parse_rate("300/min") == Rate(300, 60) == parse_rate("300/minute")
+    assert parse_rate("20/hour") == Rate(20, 3600) == parse_rate("20/h")
+    assert parse_rate("5/day") == Rate(5, 86400)
+    for bad in ("20", "x/s", "20/fortnight", "20/"):
+        with pytest.raises(ImproperlyConfigured):
+            parse_rate(bad)
+
+
+def _signup(name: str, ip: str = "127.0.0.1") -> Any:
+    return APIClient().post("/api/auth/signup/", {"username": name, "password": PASSWORD}, format="json",
+                            REMOTE_ADDR=ip)
+
+
+def test_signups_per_address_answer_429_with_retry_after(settings: Any) -> None:
+    _limits(settings, signup="3/hour")
+    with time_machine.travel(NOON + 10, tick=False):
+        assert [_signup(f"new{i}").status_code for i in range(3)] == [201, 201, 201]
+        r = _signup("new3")
+        assert r.status_code == 429
+        body = r.json()
+        assert body["code"] == "throttled" and body["scope"] == "signup" and body["retry_after"] == 3590
+        assert "try again in 3590 seconds" in body["detail"]
+        assert r["Retry-After"] == "3590"
+        assert _signup("new4", ip="203.0.113.9").status_code == 201  # another address
+    with time_machine.travel(NOON + 3601, tick=False):
+        assert _signup("new5").status_code == 201  # the next hour
+
+
+def test_the_html_sign_up_shares_the_limit(settings: Any) -> None:
+    _limits(settings, signup="2/hour")
+    c = Client()
+    with time_machine.travel(NOON, tick=False):
+        assert _signup("apiuser").status_code == 201
+        r = c.post("/accounts/signup/", {"username": "pageuser", "password1": PASSWORD, "password2": PASSWORD})
+        assert r.status_code == 302
+        r = Client().post("/accounts/signup/", {"username": "third", "password1": PASSWORD, "password2": PASSWORD})
+        assert r.status_code == 429 and r["Retry-After"] == "3600"
+        assert "Too many sign-ups" in r.content.decode()
+
+
+def _token(username: str, password: str, ip: str = "127.0.0.1") -> Any:
+    return APIClient().post("/api/auth/token/", {"username": username, "password": password}, format="json",
+                            REMOTE_ADDR=ip)
+
+
+def test_thirty_wrong_passwords_lock_the_account_and_the_right_one_is_refused(make_user: Any) -> None:
+    make_user("alice")
+    answers = [_token("alice", f"wrong-{i}").status_code for i in range(30)]
+    assert answers[:9] == [400] * 9  # wrong password
+    assert set(answers[9:]) == {429}  # the tenth failure locks the account
+    r = _token("alice", PASSWORD)
+    assert r.status_code == 429 and r["Retry-After"]
+    assert r.json()["code"] in ("locked_out", "throttled")
+
+
+def test_the_lockout_follows_the_account_from_any_address_and_ends_after_the_cool_off(
+        make_user: Any, settings: Any) -> None:
+    make_user("bella")
+    _limits(settings, login_account="1000/min", login="1000/min")  # only django-axes at work here
+    for i in range(settings.AXES_FAILURE_LIMIT - 1):
+        assert _token("bella", "wrong", ip=f"198.51.100.{i}").status_code == 400
+    assert _token("bella", "wrong", ip="198.51.100.99").status_code == 429  # the last failure allowed locks it
+    r = _token("bella", PASSWORD, ip="192.0.2.77")  # a new address, the right password
+    assert r.status_code == 429 and r.json()["code"] == "locked_out"
+    assert int(r["Retry-After"]) == settings.AXES_COOLOFF_TIME.total_seconds()
+    from axes.utils import reset
+
+    reset(username="bella")  # what the cool-off (or an admin) does
+    assert _token("bella", PASSWORD, ip="192.0.2.77").status_code == 200
+
+
+def test_one_address_trying_many_accounts_is_locked_out(make_user: Any, settings: Any) -> None:
+    make_user("carla")
+    _limits(settings, login="1000/min")
+    for i in range(settings.AXES_FAILURE_LIMIT - 1):
+        assert _token(f"nobody{i}", "wrong", ip="203.0.113.50").status_code == 400
+    assert _token("nobody", "wrong", ip="203.0.113.50").status_code == 429
+    assert _token("carla", PASSWORD, ip="203.0.113.50").status_code == 429
+    assert _token("carla", PASSWORD, ip="203.0.113.51").status_code == 200
+
+
+def test_the_html_and_admin_log_ins_lock_out_too(make_user: Any, django_user_model: Any) -> None:
+    make_user("dora")
+    django_user_model.objects.create_superuser("boss", "boss@example.com", PASSWORD)
+    c = Client()
+    for _ in range(9):
+        r = c.post("/accounts/login/", {"username": "dora", "password": "wrong"})
+        assert r.status_code == 200
+    assert c.post("/accounts/login/", {"username": "dora", "password": "wrong"}).status_code == 429
+    r = c.post("/accounts/login/", {"username": "dora", "password": PASSWORD})
+    assert r.status_code == 429 and "Too many failed log-ins" in r.content.decode()
+    assert "_auth_user_id" not in c.session
+    admin = Client(REMOTE_ADDR="192.0.2.10")
+    for _ in range(9):
+        assert admin.post("/admin/login/", {"username": "boss", "password": "wrong"}).status_code == 200
+    assert admin.post("/admin/login/", {"username": "boss", "password": "wrong"}).status_code == 429
+    r = admin.post("/admin/login/", {"username": "boss", "password": PASSWORD})
+    assert r.status_code == 429 and "Too many failed log-ins" in r.content.decode()
+    assert admin.get("/admin/").status_code == 302  # not logged in
+
+
+def test_actions_per_user_have_a_burst_limit(make_user: Any, settings: Any) -> None:
+    _limits(settings, action="3/s")
+    u, other = make_user("eve"), make_user("fay")
+    api = client_for(u)
+    match_id = api.post("/api/matches/", {"opponents": "bots", "bot": "random"}, format="json").json()["id"]
+    with time_machine.travel(NOON, tick=False):
+        codes = [api.post(f"/api/matches/{match_id}/actions/", {"seq": 999, "bid": 3}, format="json").status_code
+                 for _ in range(4)]
+        assert codes == [409, 409, 409, 429]
+        other_api = client_for(other)
+        other_match = other_api.post("/api/matches/", {"bot": "random"}, format="json").json()["id"]
+        assert other_api.post(f"/api/matches/{other_match}/actions/", {"seq": 999, "bid": 3},
+                              format="json").status_code == 409  # someone else is not slowed down
+    with time_machine.travel(NOON + 1, tick=False):
+        assert api.post(f"/api/matches/{match_id}/actions/", {"seq": 999, "bid": 3}, format="json").status_code == 409
+
+
+def test_new_matches_and_tables_per_user(make_user: Any, settings: Any) -> None:
+    _limits(settings, new_match="2/min", new_table="1/min")
+    api = client_for(make_user("gil"))
+    with time_machine.travel(NOON, tick=False):
+        codes = [api.post("/api/matches/", {"bot": "random"}, format="json").status_code for _ in range(3)]
+        assert codes == [201, 201, 429]
+        assert api.get("/api/matches/").status_code == 200  # reading is not creating
+        codes = [api.post("/api/tables/", {}, format="json").status_code for _ in range(2)]
+        assert codes == [201, 429]
+
+
+def test_a_normal_match_is_never_slowed(make_user: Any) -> None:
+    """The default limits leave a person playing as fast as the server answers alone."""
+    import random
+
+    from site_helpers import choose
+
+    api, rng = client_for(make_user("hal")), random.Random(1)
+    view = api.post("/api/matches/", {"bot": "random"}, format="json").json()
+    while view["status"] != "finished":
+        r = api.post(f"/api/matches/{view['id']}/actions/", choose(view, rng), format="json")
+        assert r.status_code == 200, r.json()
+        view = r.json()
+        if not view["your_turn"] and view["status"] != "finished":
+            view = api.get(f"/api/matches/{view['id']}/").json()
+
+
+def test_limits_can_be_turned_off_and_a_silent_cache_lets_requests_through(
+        settings: Any, monkeypatch: Any) -> None:
+    _limits(settings, signup="1/hour")
+    settings.RATE_LIMITS_ON = False
+    assert [_signup(f"off{i}").status_code for i in range(3)] == [201, 201, 201]
+    settings.RATE_LIMITS_ON = True
+
+    def down(*args: Any, **kwargs: Any) -> Any:
+        raise ConnectionError("cache down")
+
+    monkeypatch.setattr(throttles.django_cache, "add", down)
+    assert [_signup(f"down{i}").status_code for i in range(3)] == [201, 201, 201]
+
+
+def test_limits_come_from_the_environment() -> None:
+    from hardening.test_production_settings import _settings
+
+    out = _settings({"RATE_LIMIT_SIGNUP": "5000/hour", "RATE_LIMITS": "1"},
+                    "s.RATE_LIMITS['signup'], s.RATE_LIMITS['action'], s.RATE_LIMITS_ON")
+    assert out == "('ip', '5000/hour') ('user', '20/s') True"
+    assert _settings({"RATE_LIMITS": "0"}, "s.RATE_LIMITS_ON") == "False"
+
+
+async def test_a_socket_cannot_flood_resyncs(make_user: Any) -> None:
+    from channels.db import database_sync_to_async
+    from site_helpers import ws
+
+    from games.matches import commands
+    from games.matches.consumers import RESYNC_LIMIT
+
+    u = await database_sync_to_async(make_user)("ivy")
+    match = await database_sync_to_async(commands.create_bot_match)(u, bot="random")
+    comm = await ws(f"/ws/matches/{match.pk}/", u)
+    assert (await comm.receive_json_from(timeout=5))["type"] == "match"
+    for _ in range(RESYNC_LIMIT):
+        await comm.send_json_to({"type": "resync"})
+        assert (await comm.receive_json_from(timeout=5))["type"] == "match"
+    await comm.send_json_to({"type": "resync"})
+    answer = await comm.receive_json_from(timeout=5)
+    assert answer == {"type": "error", "code": "throttled", "detail": answer["detail"]}
+    await comm.disconnect()
