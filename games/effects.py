@@ -11,7 +11,9 @@ so importing it here would close an import circle.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
 import threading
 from collections import deque
 from collections.abc import Callable
@@ -64,12 +66,46 @@ def send_task(name: str, *args: Any, **options: Any) -> None:
         task.delay(*args)
 
 
+class _SenderLoop:
+    """An event loop of its own, in a thread, for group messages sent from plain sync code.
+
+    ``async_to_sync`` outside an ASGI server (a Celery worker) makes a new event loop per call, and
+    channels_redis keeps its connections per loop: every message would open and close Redis
+    connections (tens of ms under load, most of a bot move). Workers turn this on
+    (``use_sender_loop``, from ``callbreak_site.celery``); web processes send on their server's loop.
+    """
+
+    def __init__(self) -> None:
+        self.enabled = False
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._pid = 0
+        self._lock = threading.Lock()
+
+    def loop(self) -> asyncio.AbstractEventLoop:
+        with self._lock:
+            if self._loop is None or self._pid != os.getpid():  # a forked child starts its own
+                self._loop = asyncio.new_event_loop()
+                self._pid = os.getpid()
+                threading.Thread(target=self._loop.run_forever, name="group-sender", daemon=True).start()
+            return self._loop
+
+
+_SENDER = _SenderLoop()
+
+
+def use_sender_loop() -> None:
+    _SENDER.enabled = True
+
+
 def _group_send(group: str, message: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
     try:
-        async_to_sync(layer.group_send)(group, message)
+        if _SENDER.enabled:
+            asyncio.run_coroutine_threadsafe(layer.group_send(group, message), _SENDER.loop()).result(timeout=10)
+        else:
+            async_to_sync(layer.group_send)(group, message)
     except Exception:  # a lost message is recovered by the page refetching; never fail a write
         log.exception("could not send to group %s", group)
 
