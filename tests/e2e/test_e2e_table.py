@@ -359,10 +359,12 @@ def test_chinese_names_levels_seed_and_dates(browser: Any, site_url: str, artifa
         page.wait_for_url(re.compile(r".*/play/\d+/$"))
         page.wait_for_selector(".hand .card")
         names = page.locator(".seat .pname").all_inner_texts()
-        assert sum("机器人" in n for n in names) == 3, names
+        assert {"格内什", "拉克希米", "哈里", "悉多", "阿周那", "米拉"} & set(names), names
         assert "Bot" not in " ".join(names)
+        assert page.locator(".seat .badge.bot").all_inner_texts() == ["机器人"] * 3
         badge = page.locator(".seat .badge.bot").first.get_attribute("title")
         assert "简单" in badge, badge
+        page.wait_for_function("!document.querySelector('.hand .deal-in')")
         page.screenshot(path=str(artifacts / "table-phone-zh.png"))
         match_id = int(page.url.rstrip("/").split("/")[-1])
         seat = page.evaluate("fetch(location.pathname.replace('/play/', '/api/matches/')).then(r => r.json())")["seat"]

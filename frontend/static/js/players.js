@@ -25,5 +25,12 @@ export function playerName(seat) {
   return name;
 }
 
+// On a seat's plate (which says "Bot" beside it): a bot's own name only ("Hari", "哈里").
+export function plateName(seat) {
+  if (!seat) return "";
+  const m = seat.kind === "bot" && /^Bot\s+(.+)$/i.exec(seat.name || "");
+  return m ? BOT_NAMES()[m[1]] || m[1] : playerName(seat);
+}
+
 // A bot seat at a table before its match: "Bot (normal)".
 export const botSeatLabel = (level) => fmt(_("Bot (%(level)s)"), { level: levelName(level) });

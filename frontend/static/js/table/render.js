@@ -2,7 +2,7 @@
 // sheet and the deal summary. Input (what a tap or a key does) lives in input.js, dialogs in dialogs.js.
 import { _, fmt } from "../i18n.js";
 import { cardFace, cardName, makeBack, makeCard, reasonText, sortHand, tenths } from "../cards.js";
-import { levelName, playerName } from "../players.js";
+import { levelName, plateName, playerName } from "../players.js";
 import { PACE } from "./pacer.js";
 import { biddingOrder } from "./timeline.js";
 
@@ -46,11 +46,11 @@ export function createRenderer(app, ui) {
       el.classList.toggle("turn", isTurn);
       el.classList.toggle("winner", isWinner);
       el.dataset.seat = String(s);
-      const name = s === f.seat ? (info.name || _("You")) : playerName(info) || nameOf(f, s);
+      const name = s === f.seat ? (info.name || _("You")) : plateName(info) || nameOf(f, s);
       plate.querySelector(".pname").textContent = name;
       const av = plate.querySelector(".avatar");
       av.className = `avatar av-${s}`;
-      av.textContent = (playerName(info) || "?").replace(/^(Bot|机器人)\s*/i, "").slice(0, 1).toUpperCase();
+      av.textContent = (plateName(info) || "?").slice(0, 1).toUpperCase();
       const badge = plate.querySelector(".badge");
       const isBot = info.kind === "bot";
       badge.className = "badge" + (isBot ? " bot" : s === f.seat ? " you" : info.autopilot ? " bot" : "");
