@@ -1,4 +1,4 @@
-"""ASGI entry point: Django for HTTP, Channels for the match WebSockets."""
+"""ASGI entry point: Django for HTTP (bodies over MAX_REQUEST_BYTES refused first), Channels for the WebSockets."""
 
 import os
 
@@ -9,17 +9,17 @@ django_asgi_app = get_asgi_application()  # before importing anything that touch
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from games.limits import BodyLimit  # noqa: E402
-from games.players.ws_auth import TokenAuthMiddleware  # noqa: E402
+from games.players.ws_auth import OriginRule, TokenAuthMiddleware  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         # a body over MAX_REQUEST_BYTES gets 413 before Django reads (and spools) it
         "http": BodyLimit(django_asgi_app),
-        "websocket": AllowedHostsOriginValidator(
+        # browsers: Origin among ALLOWED_HOSTS; other clients: no Origin, a token (see games/players/ws_auth.py)
+        "websocket": OriginRule(
             AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
         ),
     }

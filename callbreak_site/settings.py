@@ -71,7 +71,6 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI and Redoc served from our own static files (CSP 'self')
     "channels",
@@ -212,6 +211,11 @@ AUTHENTICATION_BACKENDS = [
     "games.throttles.LockoutBackend",  # django-axes: refuses log-ins from a locked-out address or to a locked account
     "django.contrib.auth.backends.ModelBackend",
 ]
+# API tokens: one per client (sign-up, each API log-in); unused for API_TOKEN_TTL_DAYS they expire (each use
+# moves the expiry on, at most once an hour); a user keeps the newest API_TOKENS_PER_USER.
+API_TOKEN_TTL_DAYS = int(os.environ.get("API_TOKEN_TTL_DAYS", "30"))
+API_TOKEN_REFRESH_SECONDS = 3600
+API_TOKENS_PER_USER = int(os.environ.get("API_TOKENS_PER_USER", "20"))
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
@@ -279,7 +283,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Token first so an anonymous API call gets 401 with a WWW-Authenticate header.
-        "rest_framework.authentication.TokenAuthentication",
+        "games.players.auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],

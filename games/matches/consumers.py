@@ -3,6 +3,9 @@
 Group messages carry ``match_id`` and ``seq`` only; each consumer builds its own seat's view, so
 a hand never travels through the channel layer. Messages to the client:
 ``{"type": "match", "match": <view>}``. A client may send ``{"type": "resync"}`` to get the view again.
+
+The socket follows the account (``games.players.sockets``): it closes (code 4401) when its token is revoked,
+its session logs out or the account is deactivated, and sends nothing after that.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from games.errors import MatchNotFound
 from games.groups import match_group
 from games.limits import BAD_JSON, decode_frame
 from games.players.commands import presence_join, presence_leave
+from games.players.sockets import FollowsAccount
 
 from . import reads
 from .models import Match
@@ -28,7 +32,7 @@ CLOSE_NOT_FOUND = 4404
 RESYNC_LIMIT, RESYNC_WINDOW = 10, 10.0
 
 
-class MatchConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+class MatchConsumer(FollowsAccount, AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     match_id: int
     seat: int
     group: str | None = None
@@ -47,6 +51,9 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         except MatchNotFound:
             await self.close(code=CLOSE_NOT_FOUND)
             return
+        if not await self.join_account():  # its credential was revoked while it opened
+            await self.close(code=CLOSE_UNAUTHENTICATED)
+            return
         self.match_id, self.seat = match.pk, seat.index
         self.group = match_group(self.match_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -59,6 +66,12 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await database_sync_to_async(presence_leave)(self.channel_name)
+            self.group = None
+        await self.leave_account()
+
+    async def shut_down(self) -> None:
+        await self.disconnect(CLOSE_UNAUTHENTICATED)
+        await super().shut_down()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
         """Malformed, oversized or too deeply nested frames get an error message; the socket stays open."""
@@ -70,6 +83,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await self.receive_json(content)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        if self.shut:
+            return
         if isinstance(content, dict) and content.get("type") == "resync":
             if not self._resync_allowed():
                 await self.send_json({"type": "error", "code": "throttled",
@@ -102,8 +117,16 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await self.send_view(force=True)
 
     async def send_view(self, force: bool = False) -> None:
-        """Send the seat's newest view if it is newer than the last one sent (or ``force``)."""
+        """Send the seat's newest view if it is newer than the last one sent (or ``force``); nothing once the
+        socket is shut or its credential no longer holds (re-checked now and then)."""
+        if self.shut:
+            return
+        if not await self.credential_still_valid():
+            await self.shut_down()
+            return
         view = await database_sync_to_async(self._view, thread_sensitive=False)()
+        if self.shut:  # closed while the view was being built
+            return
         if view is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return

@@ -13,7 +13,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from . import commands
-from .models import Notice, Profile, Rating, RatingChange
+from .models import ApiToken, Notice, Profile, Rating, RatingChange, UsernameKey
 
 
 @admin.action(description="Deactivate selected users (bots take their seats)")
@@ -99,3 +99,28 @@ class ProfileAdmin(admin.ModelAdmin[Profile]):
     list_filter = ("email_notifications",)
     search_fields = ("user__username", "user__email")
     raw_id_fields = ("user",)
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin[ApiToken]):
+    """Each client's API token (the key is not kept). Deleting one revokes it and closes its sockets."""
+
+    list_display = ("user", "client", "created_at", "expires_at")
+    list_filter = ("created_at", "expires_at")
+    search_fields = ("user__username", "client")
+    readonly_fields = ("digest", "user", "client", "created_at", "expires_at")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # tokens come from sign-up and log-in only
+
+
+@admin.register(UsernameKey)
+class UsernameKeyAdmin(admin.ModelAdmin[UsernameKey]):
+    """The look-alike-proof key of each username (kept up to date on every save of a user)."""
+
+    list_display = ("key", "user")
+    search_fields = ("key", "user__username")
+    readonly_fields = ("key", "user")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False

@@ -8,16 +8,19 @@ transaction as the updates, under the match row lock, so a task run twice rates 
 
 from __future__ import annotations
 
+import hashlib
 import logging
+import secrets
 from collections import defaultdict
+from datetime import timedelta
 from typing import Any, cast
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 
 from engine.bots import LEVELS
 from games import effects
@@ -26,8 +29,8 @@ from games.matches import commands as match_commands
 from games.matches import reads as match_reads
 from games.matches.models import Match, Seat
 
-from . import reads, usernames
-from .models import Presence, Profile, Rating, RatingChange, UsernameKey
+from . import reads, sockets, usernames
+from .models import ApiToken, Presence, Profile, Rating, RatingChange, UsernameKey
 
 log = logging.getLogger(__name__)
 
@@ -70,14 +73,38 @@ def remember_username_key(user: User) -> None:
         log.warning("username %r of user %s looks like another account's (key %r)", user.get_username(), user.pk, key)
 
 
-def issue_token(user: User) -> Token:
-    """The user's API token, made on first use."""
-    token, _ = Token.objects.get_or_create(user=user)
-    return token
+def token_digest(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
 
 
-def revoke_token(token: Token) -> None:
-    token.delete()
+def issue_token(user: User, client: str = "") -> tuple[ApiToken, str]:
+    """A new API token for one client of ``user`` and its key (shown once: only its digest is stored). A user
+    keeps at most ``API_TOKENS_PER_USER``: the oldest beyond that are revoked."""
+    key = secrets.token_hex(20)
+    with transaction.atomic():
+        token = ApiToken.objects.create(
+            digest=token_digest(key), user=user, client=client[:120],
+            expires_at=timezone.now() + timedelta(days=settings.API_TOKEN_TTL_DAYS))
+        keep = list(ApiToken.objects.filter(user=user).order_by("-created_at", "-digest")
+                    .values_list("digest", flat=True)[:settings.API_TOKENS_PER_USER])
+        for old in ApiToken.objects.filter(user=user).exclude(digest__in=keep):
+            old.delete()  # one by one: each closes its sockets
+    return token, key
+
+
+def revoke_token(token: ApiToken) -> None:
+    """Revoke one client's token; its open sockets close once this commits (the ``post_delete`` receiver)."""
+    with transaction.atomic():
+        ApiToken.objects.filter(digest=token.digest).delete()
+
+
+def touch_token(token: ApiToken) -> None:
+    """A token in use: move its expiry on (at most once per ``API_TOKEN_REFRESH_SECONDS``)."""
+    now = timezone.now()
+    ttl = timedelta(days=settings.API_TOKEN_TTL_DAYS)
+    if token.expires_at - now < ttl - timedelta(seconds=settings.API_TOKEN_REFRESH_SECONDS):
+        token.expires_at = now + ttl
+        ApiToken.objects.filter(digest=token.digest).update(expires_at=token.expires_at)
 
 
 def update_settings(user: User, *, email_notifications: bool | None = None) -> dict[str, Any]:
@@ -101,10 +128,12 @@ def deactivate_user(user: User) -> None:
 
 def user_deactivated(user: User) -> None:
     """An account was deactivated (anywhere: admin form, admin action, shell): bots take its seats in
-    running matches and its API token stops working."""
+    running matches, its API tokens are revoked and every socket of it closes."""
     with transaction.atomic():
+        sockets.close_sockets(sockets.account_group(user.pk), "deactivated")  # first: nothing more reaches them
         match_commands.hand_seats_to_bots(user)
-        Token.objects.filter(user=user).delete()
+        for token in ApiToken.objects.filter(user=user):
+            token.delete()
 
 
 def presence_join(user_id: int, match_id: int, channel_name: str) -> None:

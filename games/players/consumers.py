@@ -3,6 +3,9 @@
 Messages to the client: ``{"type": "notice", "kind": ..., "match_id": ..., "seq": ..., "deadline": ...}``
 (your turn, reminder, autopilot moved, seat handed over) and ``{"type": "lobby", "table_id": ...}``
 (a table changed: refetch the lobby). Group messages hold ids and times only, never cards.
+
+The socket follows the account (``games.players.sockets``): it closes (code 4401) when its token is revoked,
+its session logs out or the account is deactivated.
 """
 
 from __future__ import annotations
@@ -14,16 +17,18 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from games.groups import LOBBY_GROUP, user_group
 from games.limits import BAD_JSON, decode_frame
 
+from .sockets import FollowsAccount
+
 CLOSE_UNAUTHENTICATED = 4401
 
 
-class UserConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+class UserConsumer(FollowsAccount, AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     groups_joined: list[str]
 
     async def connect(self) -> None:
         self.groups_joined = []
         user = self.scope.get("user")
-        if user is None or not user.is_authenticated:
+        if user is None or not user.is_authenticated or not await self.join_account():
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
         for group in (user_group(user.pk), LOBBY_GROUP):
@@ -34,6 +39,21 @@ class UserConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def disconnect(self, code: int) -> None:
         for group in self.groups_joined:
             await self.channel_layer.group_discard(group, self.channel_name)
+        self.groups_joined = []
+        await self.leave_account()
+
+    async def shut_down(self) -> None:
+        await self.disconnect(CLOSE_UNAUTHENTICATED)
+        await super().shut_down()
+
+    async def deliver(self, payload: dict[str, Any]) -> None:
+        """Send to the client unless the socket is shut, or its credential no longer holds (then shut it)."""
+        if self.shut:
+            return
+        if not await self.credential_still_valid():
+            await self.shut_down()
+            return
+        await self.send_json(payload)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
         """Malformed, oversized or too deeply nested frames get an error message; the socket stays open."""
@@ -48,7 +68,7 @@ class UserConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await self.send_json({"type": "error", "code": "bad_message", "detail": "This socket only sends."})
 
     async def user_notice(self, event: dict[str, Any]) -> None:
-        await self.send_json(event["payload"])
+        await self.deliver(event["payload"])
 
     async def lobby_updated(self, event: dict[str, Any]) -> None:
-        await self.send_json({"type": "lobby", "table_id": event.get("table_id")})
+        await self.deliver({"type": "lobby", "table_id": event.get("table_id")})

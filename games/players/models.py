@@ -107,3 +107,22 @@ class UsernameKey(models.Model):
 
     def __str__(self) -> str:
         return self.key
+
+
+class ApiToken(models.Model):
+    """One API client's token (``Authorization: Token <key>`` or ``?token=<key>`` on a socket): made at sign-up and
+    at each log-in through the API, so each client has its own; revoked by that client's log-out (its sockets
+    close), gone with a deactivated account. Only the key's SHA-256 is stored. It expires when unused for
+    ``API_TOKEN_TTL_DAYS`` (each use moves the expiry on, at most once an hour)."""
+
+    digest = models.CharField(max_length=64, primary_key=True, help_text="SHA-256 of the key (the key is not kept).")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    client = models.CharField(max_length=120, blank=True, help_text="The User-Agent that asked for it.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}:{self.digest[:8]}"

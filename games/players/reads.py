@@ -16,7 +16,7 @@ from games.matches import reads as match_reads
 from games.matches.models import Match, Seat
 
 from . import usernames
-from .models import Notice, Presence, Profile, Rating, UsernameKey
+from .models import ApiToken, Notice, Presence, Profile, Rating, UsernameKey
 
 MODEL = PlackettLuce(limit_sigma=True)
 
@@ -93,6 +93,14 @@ def profile(username: str) -> dict[str, Any] | None:
             "bids_made_pct": round(100 * made / deals, 1) if deals else None,
         },
     }
+
+
+def live_token(digest: str) -> ApiToken | None:
+    """The unexpired token with this digest, of an active user (with the user), or None."""
+    token = ApiToken.objects.select_related("user").filter(digest=digest).first()
+    if token is None or token.expires_at <= timezone.now() or not token.user.is_active:
+        return None
+    return token
 
 
 def username_taken(name: str) -> bool:

@@ -75,13 +75,17 @@ def choose(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     return {"seq": view["seq"], key: move}
 
 
-def client_for(user: Any) -> APIClient:
-    """An API client authenticated by the user's token."""
-    from rest_framework.authtoken.models import Token
+def token_for(user: Any) -> str:
+    """A new API token of ``user`` (one more client), its key."""
+    from games.players.commands import issue_token
 
+    return issue_token(user, "tests")[1]
+
+
+def client_for(user: Any) -> APIClient:
+    """An API client authenticated by a token of its own."""
     client = APIClient()
-    token, _ = Token.objects.get_or_create(user=user)
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token_for(user)}")
     return client
 
 
@@ -97,11 +101,10 @@ async def ws(path: str, user: Any) -> WebsocketCommunicator:
     """A WebSocket on ``path`` authenticated by the user's token, connected."""
     from channels.db import database_sync_to_async
     from channels.testing import WebsocketCommunicator
-    from rest_framework.authtoken.models import Token
 
     from callbreak_site.asgi import application
 
-    key = (await database_sync_to_async(Token.objects.get_or_create)(user=user))[0].key
+    key = await database_sync_to_async(token_for)(user)
     comm = WebsocketCommunicator(application, f"{path}?token={key}", headers=[ORIGIN])
     connected, code = await comm.connect()
     assert connected, code

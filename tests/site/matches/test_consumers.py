@@ -10,8 +10,7 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
-from rest_framework.authtoken.models import Token
-from site_helpers import PASSWORD, assert_no_leak, choose
+from site_helpers import PASSWORD, assert_no_leak, choose, token_for
 
 import engine
 from callbreak_site.asgi import application
@@ -24,10 +23,6 @@ from games.players import commands as player_commands
 pytestmark = pytest.mark.django_db(transaction=True)
 
 ORIGIN = (b"origin", b"http://testserver")
-
-
-def token_for(user: Any) -> str:
-    return Token.objects.get_or_create(user=user)[0].key
 
 
 async def connect(match_id: int, *, token: str | None = None, cookie: str | None = None) -> WebsocketCommunicator:
@@ -175,8 +170,8 @@ async def test_a_deactivated_users_socket_is_closed(make_user: Any) -> None:
     comm = await connect(match.pk, token=await database_sync_to_async(token_for)(users[1]))
     await expect_view(comm)
     await database_sync_to_async(player_commands.deactivate_user)(users[1])
-    # The next update (the bot now playing their seat, or anyone's move) closes the socket instead.
+    # The socket follows the account: it closes as unauthenticated (tests/site/hardening has the rest).
     out = await comm.receive_output(timeout=5)
     while out["type"] == "websocket.send":
         out = await comm.receive_output(timeout=5)
-    assert out == {"type": "websocket.close", "code": 4404}
+    assert out == {"type": "websocket.close", "code": 4401}

@@ -10,8 +10,7 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
-from rest_framework.authtoken.models import Token
-from site_helpers import assert_no_leak, choose, client_for
+from site_helpers import assert_no_leak, choose, client_for, token_for
 
 import engine
 from callbreak_site.asgi import application
@@ -29,7 +28,7 @@ async def test_two_people_two_bots_whole_match_nothing_leaks(make_user: Any) -> 
     seed = match.seed
     seat_of = {0: people[0], 2: people[1]}
     apis = {s: await database_sync_to_async(client_for)(u) for s, u in seat_of.items()}
-    tokens = {s: (await database_sync_to_async(Token.objects.get)(user=u)).key for s, u in seat_of.items()}
+    tokens = {s: await database_sync_to_async(token_for)(u) for s, u in seat_of.items()}
     comms = {}
     for s in seat_of:
         comm = WebsocketCommunicator(application, f"/ws/matches/{match.pk}/?token={tokens[s]}",

@@ -321,15 +321,14 @@ async def test_two_web_processes_share_the_channel_layer(make_user: Any) -> None
     """A socket held by one web process sees an action made through another (scaling out works)."""
     import httpx
     import websockets
-    from rest_framework.authtoken.models import Token
+    from site_helpers import token_for
 
     users = [await database_sync_to_async(make_user)() for _ in range(4)]
     match = await database_sync_to_async(commands.create_match)(seats=[SeatSpec(user=u) for u in users])
     match = await database_sync_to_async(Match.objects.get)(pk=match.pk)
     mover = users[match.turn]
     watcher = users[(match.turn + 1) % 4]
-    tokens = {u.pk: (await database_sync_to_async(Token.objects.get_or_create)(user=u))[0].key
-              for u in (mover, watcher)}
+    tokens = {u.pk: await database_sync_to_async(token_for)(u) for u in (mover, watcher)}
     port_a, port_b = _free_port(), _free_port()
     procs = [_web_process(port_a), _web_process(port_b)]
     try:
