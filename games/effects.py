@@ -237,16 +237,21 @@ def _turn_started(match_id: int, seq: int) -> None:
 
 def _send_analysis_task(name: str, *args: Any) -> None:
     """A review task. With a broker it goes to the analysis queue. In eager mode, queueing runs at once,
-    but a review would hold the request that finished the match for a minute, so it runs only where
-    ``ANALYSIS_EAGER`` says: ``"thread"`` (``make run``: a background thread), else not until asked
-    (tests run the task themselves)."""
+    but a review would hold the request that finished the match for a minute, so it runs in a
+    background thread (``ANALYSIS_EAGER=thread``, the default: ``make run``), or, with ``off``, not
+    until the task is run by hand (the site tests run it themselves)."""
     task = current_app.tasks[name]
     if not settings.CELERY_TASK_ALWAYS_EAGER:
         task.apply_async(args, queue=ANALYSIS_QUEUE)
     elif name != ANALYZE_SEAT:
         task.apply(args=args, throw=True)
-    elif getattr(settings, "ANALYSIS_EAGER", "") == "thread":
+    elif _analysis_eager() == "thread":
         threading.Thread(target=_run_in_thread, args=(task, args), daemon=True).start()
+
+
+def _analysis_eager() -> str:
+    """``ANALYSIS_EAGER`` (settings, then the environment): ``thread`` by default, ``off`` in the tests."""
+    return str(getattr(settings, "ANALYSIS_EAGER", None) or os.environ.get("ANALYSIS_EAGER") or "thread")
 
 
 def _run_in_thread(task: Any, args: tuple[Any, ...]) -> None:

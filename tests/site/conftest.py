@@ -121,3 +121,10 @@ def _end_stray_database_sessions(django_db_setup: Any, django_db_blocker: Any) -
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
             "WHERE datname = current_database() AND pid <> pg_backend_pid()"
         )
+
+
+@pytest.fixture(autouse=True)
+def _reviews_run_when_a_test_runs_them(settings: Any) -> None:
+    """In eager mode a finished match's review runs in a background thread (``make run``); a test that
+    wants one runs the task itself, so no thread outlives a test or races its database."""
+    settings.ANALYSIS_EAGER = "off"
