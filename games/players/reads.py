@@ -3,12 +3,14 @@ settings and notices, and whether a notice should be emailed."""
 
 from __future__ import annotations
 
+import contextlib
 from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
-from django.db.models import Count, F, Q
+from django.core.cache import cache
+from django.db.models import Count, F, Max, Q
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
@@ -65,8 +67,45 @@ def profile(username: str) -> dict[str, Any] | None:
             history.append({"match_id": ch.match_id, "rank": ch.rank, "at": ch.created_at.isoformat(),
                             "mu": round(ch.mu_after, 3), "sigma": round(ch.sigma_after, 3),
                             "conservative": round(ch.conservative_after, 2)})
-    seats = Seat.objects.filter(user=user, kind=Seat.Kind.HUMAN, match__status=Match.Status.FINISHED).select_related(
-        "match").order_by("-match__finished_at")[:200]
+    agg = Seat.objects.filter(user=user, kind=Seat.Kind.HUMAN).aggregate(
+        active=Count("pk", filter=Q(match__status=Match.Status.ACTIVE)),
+        finished=Count("pk", filter=Q(match__status=Match.Status.FINISHED)),
+        last=Max("match__finished_at", filter=Q(match__status=Match.Status.FINISHED)))
+    return {
+        "username": user.get_username(),
+        "joined": user.date_joined.isoformat(),
+        "rating": rating_json(rating),
+        "history": history,
+        "stats": {**finished_stats(user.pk, agg["finished"], agg["last"]), "active": agg["active"]},
+    }
+
+
+STATS_CACHE_SECONDS = 7 * 86400
+
+
+def finished_stats(user_id: int, finished: int, last: Any) -> dict[str, Any]:
+    """A person's stats over their latest 200 finished matches: matches, wins, mean score (tenths), bids made %.
+
+    Replaying those matches costs about a CPU-second, so the result is kept in the cache (shared by the web
+    processes) under a key that names how many matches the person has finished and when the last one did: a
+    newly finished match makes a new key, so the stats are recomputed once per finished match, not per hit."""
+    stamp = last.timestamp() if last is not None else 0
+    key = f"profile-stats:{user_id}:{finished}:{stamp}"
+    try:
+        cached = cache.get(key)
+    except Exception:  # the cache is down: compute
+        cached = None
+    if cached is not None:
+        return dict(cached)
+    stats = _compute_finished_stats(user_id)
+    with contextlib.suppress(Exception):  # a cache that is down keeps nothing
+        cache.set(key, stats, timeout=STATS_CACHE_SECONDS)
+    return stats
+
+
+def _compute_finished_stats(user_id: int) -> dict[str, Any]:
+    seats = Seat.objects.filter(user_id=user_id, kind=Seat.Kind.HUMAN, match__status=Match.Status.FINISHED
+                                ).select_related("match").order_by("-match__finished_at")[:200]
     matches = wins = deals = made = 0
     total = 0
     states = match_reads.match_states([seat.match for seat in seats])
@@ -78,20 +117,11 @@ def profile(username: str) -> dict[str, Any] | None:
         for deal in state.completed:
             deals += 1
             made += deal.tricks_won[seat.index] >= deal.bids[seat.index]
-    agg = Seat.objects.filter(user=user, kind=Seat.Kind.HUMAN).aggregate(
-        all=Count("pk"), active=Count("pk", filter=Q(match__status=Match.Status.ACTIVE)))
     return {
-        "username": user.get_username(),
-        "joined": user.date_joined.isoformat(),
-        "rating": rating_json(rating),
-        "history": history,
-        "stats": {
-            "matches": matches,
-            "active": agg["active"],
-            "wins": wins,
-            "mean_score": round(total / matches) if matches else None,  # tenths
-            "bids_made_pct": round(100 * made / deals, 1) if deals else None,
-        },
+        "matches": matches,
+        "wins": wins,
+        "mean_score": round(total / matches) if matches else None,  # tenths
+        "bids_made_pct": round(100 * made / deals, 1) if deals else None,
     }
 
 

@@ -42,3 +42,30 @@ def test_profile_stats_equal_the_replays_and_load_all_logs_at_once(
         stats = reads.profile("pat")["stats"]  # type: ignore[index]
     assert {k: stats[k] for k in expected} == expected
     assert match_reads.match_states(matches).keys() == {m.pk for m in matches}
+
+
+def test_profile_stats_are_kept_until_another_match_finishes(
+    make_user: Any, monkeypatch: Any, django_assert_max_num_queries: Any
+) -> None:
+    user = make_user("quinn")
+
+    def finish_one(seed: str) -> None:
+        match_commands.create_match(seats=[SeatSpec(user=user)] + [SeatSpec(bot="random")] * 3, seed=seed)
+        match_commands.hand_seats_to_bots(user, bot="random")
+
+    finish_one("cache-1")
+    first = reads.profile("quinn")["stats"]  # type: ignore[index]
+    assert first["matches"] == 1
+    replays = []
+    real = match_reads.match_states
+    monkeypatch.setattr(match_reads, "match_states", lambda ms: replays.append(len(ms)) or real(ms))
+    with django_assert_max_num_queries(4):  # the user, the rating, its history, the counts: no replay
+        assert reads.profile("quinn")["stats"] == first  # type: ignore[index]
+    for _ in range(5):
+        assert reads.profile("quinn")["stats"] == first  # type: ignore[index]
+    assert replays == []  # not one replay for the hits above
+    finish_one("cache-2")
+    second = reads.profile("quinn")["stats"]  # type: ignore[index]
+    assert second["matches"] == 2 and replays == [2]  # recomputed once, for the new finished match
+    reads.profile("quinn")
+    assert replays == [2]
