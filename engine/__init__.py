@@ -8,6 +8,15 @@ The public API is what this module exports; ``docs/engine-api.md`` describes it.
 2
 """
 
+from .analysis import (
+    ANALYSIS_FORMAT,
+    Analysis,
+    Decision,
+    analysis_from_decisions,
+    analyze_deal,
+    analyze_seat,
+    iter_decisions,
+)
 from .cards import card_label, card_str, parse_card
 from .deal import deal_hands, deal_strs, first_dealer, new_seed, seed_commitment, shuffled_deck
 from .errors import CardError, EngineError, IllegalAction, ReplayError, VerifyError
@@ -32,6 +41,8 @@ from .rules import REASON_CODES, deal_score, legal_plays, locked_plays, trick_wi
 from .views import PlayerView, player_view, spectator_view
 
 __all__ = [
+    "ANALYSIS_FORMAT", "Analysis", "Decision", "analysis_from_decisions", "analyze_deal", "analyze_seat",
+    "iter_decisions",
     "BIDDING", "FINISHED", "FORMAT", "PLAYING", "REASON_CODES",
     "Action", "Bid", "CardError", "DealRecord", "EngineError", "IllegalAction", "MatchState", "Phase", "Play",
     "PlayerView", "ReplayError", "Trick", "VerifyError",

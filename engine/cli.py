@@ -1,4 +1,4 @@
-"""``python -m engine``: simulate bot matches, verify replays, benchmark the core."""
+"""``python -m engine``: simulate bot matches, verify replays, benchmark the core, analyse a seat's play."""
 
 from __future__ import annotations
 
@@ -6,10 +6,12 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from multiprocessing import Pool
 from pathlib import Path
+from typing import Any
 
+from .analysis import DEFAULT_BUDGET, PREVIEW_BUDGET, Analysis, analyze_deal, analyze_seat
 from .bench import measure
 from .bots import bot_names
 from .errors import EngineError
@@ -20,7 +22,8 @@ from .tournament import MatchResult, format_table, match_specs, play_match, summ
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m engine",
-        description="Call Break (叫墩牌) engine tools: bot matches, the public replay verifier, benchmarks.",
+        description="Call Break (叫墩牌) engine tools: bot matches, the public replay verifier, benchmarks, "
+                    "post-game analysis.",
     )
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -43,11 +46,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     bench.add_argument("--seconds", type=float, default=0.5, help="length of one run (default 0.5 s)")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
 
+    ana = sub.add_parser("analyze", help="review every decision of one seat of a finished match (the strong bot's "
+                                        "evaluation: expected points of every choice, the best one, the loss)")
+    ana.add_argument("replay", type=Path, metavar="REPLAY.json")
+    ana.add_argument("--seat", type=int, required=True, help="the seat to review, 0..3")
+    ana.add_argument("--json", action="store_true", help="print the callbreak-analysis/1 document")
+    ana.add_argument("--budget", type=int, default=None,
+                     help=f"sampled deals per decision (default {DEFAULT_BUDGET}; {PREVIEW_BUDGET} with --deal)")
+    ana.add_argument("--deal", type=int, default=None, help="only this deal (1..5): the quick one-deal preview")
+    ana.add_argument("--seed", default="0", help="analysis seed (default 0): same replay, seat, seed, budget, "
+                                                 "same analysis")
+
     args = parser.parse_args(argv)
     if args.command == "simulate":
         return _simulate(args)
     if args.command == "verify":
         return _verify(args.paths)
+    if args.command == "analyze":
+        return _analyze(args)
     return _bench(args)
 
 
@@ -178,3 +194,105 @@ def _bench(args: argparse.Namespace) -> int:
     print(f"replay of a whole 5-deal match ({actions} actions): {figures['match_replay_ms']:>6.2f} ms  (goal <= 2)")
     print(f"memory held by a finished match state:      {figures['finished_match_state_kib']:>10.1f} KiB")
     return 0
+
+
+# --- analyze ----------------------------------------------------------------------------------
+
+def _analyze(args: argparse.Namespace) -> int:
+    if args.seat not in (0, 1, 2, 3):
+        print(f"error: --seat must be 0, 1, 2 or 3, not {args.seat}", file=sys.stderr)
+        return 2
+    if args.deal is not None and args.deal not in (1, 2, 3, 4, 5):
+        print(f"error: --deal must be 1..5, not {args.deal}", file=sys.stderr)
+        return 2
+    budget = args.budget if args.budget is not None else DEFAULT_BUDGET if args.deal is None else PREVIEW_BUDGET
+    if budget < 1:
+        print(f"error: --budget must be at least 1, not {budget}", file=sys.stderr)
+        return 2
+    try:
+        doc = json.loads(args.replay.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        print(f"error: cannot read a JSON replay from {args.replay}: {err}", file=sys.stderr)
+        return 2
+    tty = sys.stderr.isatty()
+
+    def progress(done: int, total: int) -> None:
+        if tty:
+            end = "\n" if done == total else "\r"
+            print(f"analysing: {done}/{total} decisions", end=end, file=sys.stderr, flush=True)
+
+    try:
+        if args.deal is not None:
+            analysis = analyze_deal(doc, args.seat, args.deal, budget=budget, seed=args.seed)
+        else:
+            analysis = analyze_seat(doc, args.seat, budget=budget, seed=args.seed, progress=progress)
+    except ValueError as err:  # EngineError (a replay that does not verify) is one too
+        print(f"error: {args.replay}: {err}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(analysis.to_json(), indent=1, ensure_ascii=False))
+    else:
+        print(format_analysis(analysis, doc))
+    return 0
+
+
+#: Choices listed per decision in the table, best first (the one played is always listed).
+_SHOWN = 6
+
+
+def _choices(d: Mapping[str, Any]) -> str:
+    """The values of a decision's choices, best first: ``AC 1.9, 6H=7H 1.8, …``."""
+    equivalent = d["equivalent"]
+    items = sorted(d["values"].items(), key=lambda kv: -kv[1])
+    shown = [kv for i, kv in enumerate(items) if i < _SHOWN or kv[0] == str(d["played"])]
+    more = f", … {len(items) - len(shown)} more" if len(shown) < len(items) else ""
+    return ", ".join(f"{'='.join([k, *equivalent.get(k, [])])} {v:.1f}" for k, v in shown) + more
+
+
+def format_analysis(analysis: Analysis, replay_doc: Mapping[str, Any]) -> str:
+    """The analysis as a readable table, one line per decision, deal by deal, and the summaries."""
+    doc = analysis.to_json()
+    players = replay_doc.get("players") or []
+    name = players[analysis.seat].get("name", "") if len(players) == 4 else ""
+    summary = doc["summary"]
+    lines = [
+        f"Analysis of seat {analysis.seat}{f' ({name})' if name else ''}, match {doc['match_id'] or '?'}: "
+        f"{analysis.budget} sampled deals per decision, seed {analysis.seed!r}",
+        "Values and losses in points of the final score (deal 5: chance of winning the match "
+        f"x {doc['win_scale']:.1f} points); '=' joins equivalent cards.",
+    ]
+    per_deal = {s["deal"]: s for s in summary["deals"]}
+    for n, deal in per_deal.items():
+        score = f", scored {deal['score']:.1f}" if "score" in deal else ""
+        lines.append("")
+        lines.append(f"Deal {n}{score}: {_summary_line(deal)}")
+        lines.append(f"  {'#':>2}  {'kind':<4} {'trick':>5}  {'played':>6}  {'best':>4}  {'loss':>5}  "
+                     f"{'label':<10}  choices (expected points)")
+        for d in doc["decisions"]:
+            if d["deal"] != n:
+                continue
+            trick = "" if d["trick"] is None else str(d["trick"])
+            label = d["label"] or "forced"
+            if d["forced"]:
+                lines.append(f"  {d['index'] + 1:>2}  {d['kind']:<4} {trick:>5}  {d['played']!s:>6}  {'':>4}  "
+                             f"{'':>5}  {label}")
+                continue
+            choices = _choices(d)
+            if d["win_chance"] is not None:
+                wins = d["win_chance"]
+                choices += f"  [win chance: played {100 * wins[str(d['played'])]:.0f}%, " \
+                           f"best {100 * wins[str(d['best'])]:.0f}%]"
+            lines.append(f"  {d['index'] + 1:>2}  {d['kind']:<4} {trick:>5}  {d['played']!s:>6}  {d['best']!s:>4}  "
+                         f"{d['loss']:>5.1f}  {label:<10}  {choices}")
+    lines.append("")
+    lines.append(f"{'Match' if len(per_deal) == 5 else 'Total'}: {_summary_line(summary)}")
+    labels = summary["labels"]
+    lines.append("Labels: " + ", ".join(f"{k} {v}" for k, v in labels.items()) + f"; forced {summary['forced']}")
+    return "\n".join(lines)
+
+
+def _summary_line(s: Mapping[str, Any]) -> str:
+    acc = "-" if s["accuracy"] is None else f"{s['accuracy']:.1f}%"
+    loss = s["loss"]
+    return (f"accuracy {acc} of {s['rated']} rated decisions, points lost {loss['total']:.1f} "
+            f"(bids {loss['bids']:.1f}, cards {loss['cards']:.1f})")
