@@ -86,7 +86,7 @@ def run(analysis_id: int) -> bool:
                 return False  # another run stored this decision first; it carries on
             effects.analysis_progress(match, seat, len(done), total, Analysis.Status.RUNNING)
         document = engine.analysis.analysis_from_decisions(replay, seat, done, budget=run_budget, seed=seed).to_json()
-    except engine.EngineError as err:
+    except (engine.EngineError, ValueError) as err:  # a replay that does not verify; stored decisions off
         log.exception("analysis %s failed", analysis_id)
         Analysis.objects.filter(pk=analysis.pk).update(status=Analysis.Status.FAILED, error=str(err))
         effects.analysis_progress(match, seat, len(done), total, Analysis.Status.FAILED)
