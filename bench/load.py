@@ -66,7 +66,7 @@ class Stack:
     port: int = field(default_factory=_free_port)
     procs: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
     db_name: str = field(default_factory=lambda: f"callbreak_load_{os.getpid()}")
-    redis_db: int = 15
+    redis_db: int = field(default_factory=lambda: int(os.environ.get("LOAD_REDIS_DB", "15")))
     logs: Path = field(default_factory=lambda: Path(f"/tmp/callbreak-load-{os.getpid()}"))
 
     @property
@@ -84,6 +84,8 @@ class Stack:
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "BOT_DELAY_SECONDS": "0",
             "HTTPS": "0",
+            # every simulated person signs up from 127.0.0.1: the per-address sign-up limit is for the internet
+            "RATE_LIMIT_SIGNUP": "100000/hour",
             "WEB_CONCURRENCY": str(self.web),
             "HOST": "127.0.0.1",
             "PORT": str(self.port),
