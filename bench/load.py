@@ -386,6 +386,7 @@ async def run(args: argparse.Namespace, base: str, stack: Stack | None) -> dict[
         "errors": dict(figures.errors), "closed_by_server": dict(figures.closed_by_server),
         "reconnects": figures.reconnects, "cpu_pct_of_a_core": cpu,
         "mean_action_ms": round(statistics.fmean(figures.action_ms), 1) if figures.action_ms else None,
+        "load_average": os.getloadavg()[0],
     }
 
 
@@ -402,7 +403,8 @@ def table(result: dict[str, Any]) -> str:
         f"| {result['finished']}/{result['matches']} | {sum(result['errors'].values())} "
         f"| {sum(result['closed_by_server'].values())} |",
         "",
-        "CPU, % of one core: " + ", ".join(f"{k} {v}" for k, v in result["cpu_pct_of_a_core"].items()),
+        "CPU, % of one core: " + ", ".join(f"{k} {v}" for k, v in result["cpu_pct_of_a_core"].items())
+        + f"; machine load average at the end: {result['load_average']:.1f} on {os.cpu_count()} CPUs",
     ]
     if result["errors"] or result["closed_by_server"]:
         lines.append(f"errors: {result['errors']}; closed by server: {result['closed_by_server']}; "
