@@ -13,7 +13,7 @@ workers = int(os.environ.get("WEB_CONCURRENCY") or multiprocessing.cpu_count())
 worker_class = "uvicorn_worker.UvicornWorker"
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))  # a worker silent this long is restarted
 graceful_timeout = 20
-keepalive = 5
+keepalive = 65  # seconds an idle connection stays open: longer than any client waits between requests
 # Logs to stderr; the access log only when asked for (it costs time under load).
 accesslog = "-" if os.environ.get("ACCESS_LOG") == "1" else None
 errorlog = "-"
