@@ -304,6 +304,8 @@ SPECTACULAR_SETTINGS = {
     ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # The document states what the views enforce (exactly one of bid/card, seed for staff, 413 and 429).
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "games.openapi.document_enforced_rules"],
 }
 
 # --- Content-Security-Policy (django-csp) ----------------------------------------------------------

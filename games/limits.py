@@ -6,6 +6,7 @@
   inside Django (for the WSGI entry point and the test client).
 - ``JSONParser`` (DRF's parser for the API) refuses malformed JSON and JSON nested deeper than
   ``settings.MAX_JSON_DEPTH`` with ``400 {"code": "bad_json"}``, never a ``RecursionError``.
+- ``StrictBooleanField`` takes JSON booleans only (what the OpenAPI document says).
 - ``decode_frame`` is the same for WebSocket frames (also at most ``settings.WS_MAX_FRAME_BYTES``); the
   consumers answer a bad frame with an error message and keep the socket open.
 """
@@ -18,7 +19,7 @@ from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from rest_framework import parsers
+from rest_framework import parsers, serializers
 from rest_framework.exceptions import ParseError
 
 Scope = dict[str, Any]
@@ -167,6 +168,19 @@ class JSONParser(parsers.JSONParser):
             return loads(text)
         except ValueError as err:
             raise ParseError(f"Malformed JSON: {err}", code=BAD_JSON) from None
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """A JSON ``true`` or ``false`` and nothing else (DRF's own also takes 0, 1, "yes", "off"…): the API
+    takes what its document says."""
+
+    default_error_messages = {"invalid": "Must be true or false."}
+
+    def to_internal_value(self, data: Any) -> bool:
+        if isinstance(data, bool):
+            return data
+        self.fail("invalid", input=data)
+        raise AssertionError("unreachable")
 
 
 # --- WebSocket frames -----------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 
 from games.api_errors import ERRORS
 from games.errors import GameError, PlayerNotFound
+from games.limits import StrictBooleanField
 from games.users import signed_in
 
 from . import commands, reads
@@ -25,8 +26,11 @@ def _client(request: Request) -> str:
     return str(request.META.get("HTTP_USER_AGENT", ""))[:120]
 
 
+YES, NO = ("1", "true", "yes"), ("0", "false", "no")
+
+
 class SettingsSerializer(serializers.Serializer[Any]):
-    email_notifications = serializers.BooleanField()
+    email_notifications = StrictBooleanField()
 
 
 class SignupView(APIView):
@@ -96,8 +100,10 @@ class LeaderboardView(APIView):
                    responses={200: OpenApiResponse(description="Rows by conservative rating μ−3σ"), **ERRORS},
                    summary="Leaderboard")
     def get(self, request: Request) -> Response:
-        bots = request.query_params.get("bots", "1").lower() not in ("0", "false", "no")
-        return Response(reads.leaderboard(bots=bots))
+        raw = request.query_params.getlist("bots") or ["true"]
+        if len(raw) > 1 or raw[0].lower() not in YES + NO:
+            raise GameError("bad_param", "`bots` is true or false (1 or 0).")
+        return Response(reads.leaderboard(bots=raw[0].lower() in YES))
 
 
 class ProfileView(APIView):

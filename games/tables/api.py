@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api_errors import ERRORS
+from games.limits import StrictBooleanField
 from games.users import signed_in
 
 from . import commands, reads
@@ -21,7 +22,7 @@ class NewTableSerializer(serializers.Serializer[Any]):
     visibility = serializers.ChoiceField(choices=["public", "private"], default="public")
     move_seconds = serializers.ChoiceField(choices=list(reads.MOVE_SECONDS_CHOICES), default=reads.DAY,
                                            help_text="60 (live) or 1, 2, 3, 7, 14 days in seconds.")
-    rated = serializers.BooleanField(default=True)
+    rated = StrictBooleanField(default=True, help_text="Rated tables seat people and the rated bot levels only.")
 
 
 class JoinSerializer(serializers.Serializer[Any]):

@@ -4,6 +4,7 @@ answer lets requests through. 30 wrong passwords in a row no longer leave the ac
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -18,7 +19,7 @@ from games.throttles import Rate, parse_rate
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-NOON = 1_800_000_000.0  # a fixed instant at the start of every window used here (divisible by 3600)
+NOON = (time.time() // 3600 + 1) * 3600  # the next full hour: the start of every window used here
 
 
 @pytest.fixture(autouse=True)
