@@ -10,6 +10,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views.defaults import page_not_found, server_error
 from drf_spectacular.utils import OpenApiResponse
@@ -53,6 +54,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return Response(too_large_body(settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 0), status=413)
     if isinstance(exc, RecursionError):  # JSON or form data nested beyond what the parser takes
         return Response({"code": BAD_JSON, "detail": "The body is nested too deeply."}, status=400)
+    if isinstance(exc, OperationalError | InterfaceError):  # the database went away mid-request: nothing was saved
+        log.warning("database unavailable during %s", context.get("request"), exc_info=exc)
+        return Response({"code": "unavailable", "detail": "The service is briefly unavailable; try again."},
+                        status=503, headers={"Retry-After": "1"})
     if isinstance(exc, SuspiciousOperation):  # e.g. too many form fields
         return Response({"code": "bad_request", "detail": str(exc) or "Bad request."}, status=400)
     response = drf_exception_handler(exc, context)
