@@ -4,6 +4,7 @@ import { _, fmt } from "./i18n.js";
 import { cardName, cardText, makeCard, sortHand } from "./cards.js";
 import { levelName, playerName } from "./players.js";
 import { dealHands, firstDealer, hasWebCrypto, hex, sha256 } from "./sha256.js";
+import { createReview } from "./review.js";
 
 const app = document.getElementById("replay-app");
 const matchId = app.dataset.matchId;
@@ -11,6 +12,8 @@ const $ = (s) => app.querySelector(s);
 
 let doc = null;
 let steps = [];   // {d, kind: "start"|"bid"|"play"|"end", seat, bid, card, t, i}
+let actionSteps = []; // the step of each action of the match log: actionSteps[version]
+let review = null;
 let pos = 0;
 let timer = null;
 const BOTTOM = 0; // seat shown at the bottom: the viewer's own seat when known
@@ -30,6 +33,7 @@ function buildSteps() {
     });
     steps.push({ d, kind: "end" });
   });
+  actionSteps = steps.flatMap((s, k) => (s.kind === "bid" || s.kind === "play" ? [k] : []));
 }
 
 // The table after step k.
@@ -119,6 +123,7 @@ function render() {
   app.querySelector('[data-act="fwd"]').disabled = pos >= steps.length - 1;
   app.querySelector('[data-act="end"]').disabled = pos >= steps.length - 1;
   app.dataset.pos = String(pos);
+  if (review) review.update(pos);
 }
 
 let tricksFor = -1;
@@ -224,6 +229,12 @@ async function load() {
   renderScores();
   go(0);
   app.dataset.ready = "1";
+  review = createReview(app, {
+    matchId, replay: doc, actionSteps, name, viewerSeat: me >= 0 ? me : null,
+    go: (k) => { stop(); go(k); },
+    stepCount: () => steps.length,
+  });
+  review.update(pos);
 }
 
 app.querySelector(".replay-controls").addEventListener("click", (ev) => {
@@ -252,7 +263,7 @@ $("#jump-trick").addEventListener("change", (ev) => {
 });
 $("#verify-btn").addEventListener("click", () => { if (doc) verify(); });
 document.addEventListener("keydown", (ev) => {
-  if (!doc || ev.target.closest("select, input")) return;
+  if (!doc || ev.target.closest("select, input, .review-moves")) return;
   if (ev.key === "ArrowRight") { stop(); go(pos + 1); }
   else if (ev.key === "ArrowLeft") { stop(); go(pos - 1); }
   else if (ev.key === "Home") { stop(); go(0); }

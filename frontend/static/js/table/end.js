@@ -1,5 +1,5 @@
-// The end of a match: winners, final scores, the rating change of a rated match, and what next —
-// a rematch with the same people at a new table, or another match against bots.
+// The end of a match: winners, final scores, the rating change of a rated match, the review of my
+// decisions, and what next — a rematch with the same people at a new table, or another match against bots.
 import { api, ApiError, createMatch, matchUrl } from "../api.js";
 import { _, fmt } from "../i18n.js";
 import { tenths } from "../cards.js";
@@ -37,6 +37,10 @@ export function createEnd(app, { nameOf, winnersText, focusTable }) {
     }
     $(".final-scores").replaceChildren(ol);
     $("#replay-link").href = `/replay/${encodeURIComponent(v.id)}/`;
+    // the strong bot's review of my decisions: the replay viewer with its Review panel open
+    const review = $("#review-link");
+    review.href = `/replay/${encodeURIComponent(v.id)}/#review`;
+    review.hidden = typeof v.seat !== "number";
     // the rating change of a rated match (null until the rating has been computed)
     const rating = $(".rating-change");
     if (v.rating && typeof v.rating.change === "number") {
