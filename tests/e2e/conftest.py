@@ -74,6 +74,9 @@ def site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             "DEBUG": "1",
             "CELERY_TASK_ALWAYS_EAGER": "1",
             "BOT_DELAY_SECONDS": "0",
+            # the review of a finished match runs in a thread of the server at its end, with a small budget
+            "ANALYSIS_EAGER": "thread",
+            "ANALYSIS_BUDGET": "2",
             "PYTHONUNBUFFERED": "1",
         }
     )

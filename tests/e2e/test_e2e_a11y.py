@@ -79,6 +79,11 @@ def test_every_page_is_accessible(browser: Any, site_url: str) -> None:
         page.goto(f"{base}/replay/{match_id}/")
         page.wait_for_selector("#replay-app[data-ready='1']")
         check(page, "replay", failures)
+        # the review panel open, with its summary, chart and decisions, and a decision's tip
+        page.goto(f"{base}/replay/{match_id}/#review")
+        page.wait_for_selector("#review[data-state='done'] .chart", timeout=30_000)
+        page.locator(".review-moves .move").nth(3).focus()
+        check(page, "replay (review open)", failures)
         page.goto(f"{base}/matches/")
         page.wait_for_selector(".match-list")
         check(page, "my matches", failures)

@@ -176,6 +176,13 @@ def test_rematch_and_rating_after_a_match_among_people(browser: Any, site_url: s
         guest.get_by_test_id("sit-2").click()  # the guest takes their old seat again
         host.wait_for_function("document.querySelector('[data-testid=seat-2]').innerText.includes('g_')")
         host.screenshot(path=str(artifacts / "rematch-table-room.png"))
+        # The review of the finished match: the guest's own by default, the host's on request.
+        guest.goto(f"{base}/replay/{match_id}/#review")
+        guest.wait_for_selector("#review[data-state='done'][data-seat='2']", timeout=30_000)
+        assert guest.get_by_test_id("review-seat").locator("option").count() == 2
+        guest.get_by_test_id("review-seat").select_option("0")
+        guest.wait_for_selector("#review[data-state='done'][data-seat='0']", timeout=30_000)
+        assert guest.locator(".review-moves .move").count() == 70
     finally:
         for c in contexts:
             c.close()

@@ -82,6 +82,8 @@ def test_table_and_replay_shells(client: Any) -> None:
     assert 'data-match-id="7"' in table and "js/table.js" in table
     replay = client.get("/replay/7/").content.decode()
     assert 'data-match-id="7"' in replay and "js/replay.js" in replay
+    assert 'id="review"' in replay and 'id="review-body"' in replay  # the review panel
+    assert 'data-testid="review-link"' in table  # the end dialog's link to it
 
 
 @pytest.mark.django_db
@@ -90,3 +92,4 @@ def test_javascript_catalog_has_chinese(client: Any) -> None:
     assert r.status_code == 200
     body = r.content.decode("utf-8")
     assert "轮到你叫墩" in body or "\\u8f6e\\u5230\\u4f60" in body
+    assert "复盘中" in body or "\\u590d\\u76d8\\u4e2d" in body  # the review's progress
