@@ -79,9 +79,11 @@ def token_digest(key: str) -> str:
 
 def issue_token(user: User, client: str = "") -> tuple[ApiToken, str]:
     """A new API token for one client of ``user`` and its key (shown once: only its digest is stored). A user
-    keeps at most ``API_TOKENS_PER_USER``: the oldest beyond that are revoked."""
+    keeps at most ``API_TOKENS_PER_USER``: the oldest beyond that are revoked, and expired ones go now."""
     key = secrets.token_hex(20)
     with transaction.atomic():
+        for expired in ApiToken.objects.filter(user=user, expires_at__lte=timezone.now()):
+            expired.delete()
         token = ApiToken.objects.create(
             digest=token_digest(key), user=user, client=client[:120],
             expires_at=timezone.now() + timedelta(days=settings.API_TOKEN_TTL_DAYS))

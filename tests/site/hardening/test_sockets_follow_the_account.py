@@ -230,6 +230,15 @@ def test_tokens_expire_unused_and_each_use_moves_the_expiry_on(make_user: Any, s
     assert token.expires_at - timezone.now() > timedelta(days=settings.API_TOKEN_TTL_DAYS - 1)
 
 
+def test_expired_tokens_are_dropped_at_the_next_log_in(make_user: Any) -> None:
+    u = make_user("dina")
+    old = token_for(u)
+    ApiToken.objects.filter(digest=commands.token_digest(old)).update(expires_at=timezone.now())
+    token_for(u)
+    assert not ApiToken.objects.filter(digest=commands.token_digest(old)).exists()
+    assert ApiToken.objects.filter(user=u).count() == 1
+
+
 def test_a_user_keeps_the_newest_tokens_only(make_user: Any, settings: Any) -> None:
     settings.API_TOKENS_PER_USER = 3
     u = make_user("cara")
