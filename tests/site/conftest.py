@@ -128,3 +128,14 @@ def _reviews_run_when_a_test_runs_them(settings: Any) -> None:
     """In eager mode a finished match's review runs in a background thread (``make run``); a test that
     wants one runs the task itself, so no thread outlives a test or races its database."""
     settings.ANALYSIS_EAGER = "off"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> Any:
+    """Rate-limit counters and cached profiles live in the cache: each test starts without the previous
+    tests' (a rolled-back database gives the next test's users the same ids)."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()

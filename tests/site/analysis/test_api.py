@@ -19,11 +19,14 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture(autouse=True)
 def small_budget(settings: Any) -> None:
     settings.ANALYSIS_BUDGET = 2  # the review's logic, not its strength, is under test here
+    settings.RATE_LIMITS_ON = False  # whole matches played as fast as the test can (limits: tests/site/hardening)
 
 
 def _finished_bot_match(user: Any) -> Match:
     client = client_for(user)
-    view = client.post("/api/matches/", {"opponents": "bots", "bot": "random"}, format="json").json()
+    r = client.post("/api/matches/", {"opponents": "bots", "bot": "random"}, format="json")
+    assert r.status_code == 201, r.content
+    view = r.json()
     rng = random.Random(3)
     while view["phase"] != "finished":
         view = client.post(f"/api/matches/{view['id']}/actions/", choose(view, rng), format="json").json()
@@ -33,7 +36,9 @@ def _finished_bot_match(user: Any) -> Match:
 def test_analysis_api_202_then_200_and_refusals(make_user: Any) -> None:
     amy, zed = make_user("amy"), make_user("zed")
     client = client_for(amy)
-    running = client.post("/api/matches/", {"opponents": "bots"}, format="json").json()
+    running = client.post("/api/matches/", {"opponents": "bots"}, format="json")
+    assert running.status_code == 201, running.content
+    running = running.json()
     r = client.get(f"/api/matches/{running['id']}/analysis/")
     assert r.status_code == 409 and r.json()["code"] == "not_finished"
     match = _finished_bot_match(amy)
