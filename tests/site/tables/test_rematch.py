@@ -18,13 +18,14 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def _finished_table_match(make_user: Any, rated: bool = True) -> tuple[Match, Any, Any]:
-    """Amy hosts a rated table, Bo joins, two random bots fill it; they play it to the end."""
+    """Amy hosts a rated table, Bo joins, two easy bots fill it (a rated table takes rated levels only); they
+    play it to the end."""
     amy, bo = make_user("amy", email="amy@example.com"), make_user("bo", email="bo@example.com")
     ca, cb = client_for(amy), client_for(bo)
     table = ca.post("/api/tables/", {"visibility": "private", "move_seconds": 86400, "rated": rated},
                     format="json").json()
     assert cb.post(f"/api/tables/{table['id']}/join/", {"code": table["invite_code"]}, format="json").status_code == 200
-    assert ca.post(f"/api/tables/{table['id']}/bots/", {"bot": "random"}, format="json").status_code == 200
+    assert ca.post(f"/api/tables/{table['id']}/bots/", {"bot": "easy"}, format="json").status_code == 200
     assert ca.post(f"/api/tables/{table['id']}/start/").status_code == 201
     match = Match.objects.get(table__pk=table["id"])
     clients = {0: ca, 1: cb}
