@@ -23,6 +23,7 @@ for ``AXES_COOLOFF_TIME`` (``429``; ``lockout_response``), the right password in
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import logging
 import math
 import re
@@ -67,10 +68,14 @@ def parse_rate(text: str) -> Rate:
     return Rate(int(match.group(1)), int(match.group(2) or 1) * unit)
 
 
-def client_ip(request: Any) -> str:
-    """The client's address as the server saw it (also django-axes' ``AXES_CLIENT_IP_CALLABLE``)."""
-    meta = getattr(request, "META", {})
-    return str(meta.get("REMOTE_ADDR") or "unknown")
+def client_ip(request: Any) -> str | None:
+    """The client's address as the server saw it (also django-axes' ``AXES_CLIENT_IP_CALLABLE``); None when
+    there is none (a request made in-process, such as a test client's log-in)."""
+    raw = str(getattr(request, "META", {}).get("REMOTE_ADDR") or "")
+    try:
+        return str(ipaddress.ip_address(raw.strip()))
+    except ValueError:
+        return None
 
 
 def account_name(name: object) -> str:
@@ -85,14 +90,14 @@ class Refusal:
 
 def _ident(kind: str, request: Any, data: Any = None) -> str | None:
     if kind == "ip":
-        return "ip:" + client_ip(request)
+        return f"ip:{client_ip(request)}"
     if kind == "account":
         name = account_name(data.get("username") if hasattr(data, "get") else None)
         return "account:" + name if name else None
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
         return f"user:{user.pk}"
-    return "ip:" + client_ip(request)
+    return f"ip:{client_ip(request)}"
 
 
 def _count(scope: str, ident: str, rate: Rate, now: float) -> int | None:
@@ -149,8 +154,8 @@ class RateLimited(Throttled):
     default_code = "throttled"
 
     def __init__(self, refusal: Refusal) -> None:
-        super().__init__(wait=refusal.wait,
-                         detail=f"Too many requests ({refusal.scope}); try again in {refusal.wait} seconds.")
+        # DRF adds "Expected available in N seconds."
+        super().__init__(wait=refusal.wait, detail=f"Too many requests ({refusal.scope}).")
         self.scope = refusal.scope
 
 

@@ -32,7 +32,21 @@ CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
 
 
 @pytest.fixture
-def signed_in(django_user_model: Any, settings: Any) -> Any:
+def in_process_requests() -> Any:
+    """Requests go straight to the WSGI application, inside the test's transaction: keep its database connection
+    open across them, as Django's own test client does."""
+    from django.core import signals
+    from django.db import close_old_connections
+
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    yield
+    signals.request_started.connect(close_old_connections)
+    signals.request_finished.connect(close_old_connections)
+
+
+@pytest.fixture
+def signed_in(django_user_model: Any, settings: Any, in_process_requests: Any) -> Any:
     """A person with a running match against bots and a table, so some generated ids hit real things."""
     from games.matches import commands as match_commands
     from games.tables import commands as table_commands
