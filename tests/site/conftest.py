@@ -55,18 +55,6 @@ def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
             item.add_marker(pytest.mark.skip(reason=reason))
 
 
-@pytest.fixture(autouse=True)
-def _fresh_rate_limits() -> Any:
-    """Each test starts with empty rate-limit counters (they live in the cache, which outlives a test). Only the
-    in-memory cache is cleared: with Redis (the real-stack tests) clearing would empty the broker's database."""
-    from django.core.cache import caches
-    from django.core.cache.backends.locmem import LocMemCache
-
-    if isinstance(caches["default"], LocMemCache):
-        caches["default"].clear()
-    yield
-
-
 @pytest.fixture
 def make_user(django_user_model: Any) -> Any:
     counter = {"n": 0}
