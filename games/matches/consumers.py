@@ -19,7 +19,6 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from games.errors import MatchNotFound
 from games.groups import match_group
-from games.limits import BAD_JSON, decode_frame
 from games.players.commands import presence_join, presence_leave
 from games.players.sockets import FollowsAccount
 
@@ -72,15 +71,6 @@ class MatchConsumer(FollowsAccount, AsyncJsonWebsocketConsumer):  # type: ignore
     async def shut_down(self) -> None:
         await self.disconnect(CLOSE_UNAUTHENTICATED)
         await super().shut_down()
-
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
-        """Malformed, oversized or too deeply nested frames get an error message; the socket stays open."""
-        try:
-            content = decode_frame(text_data, bytes_data)
-        except ValueError as err:
-            await self.send_json({"type": "error", "code": BAD_JSON, "detail": str(err)})
-            return
-        await self.receive_json(content)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if self.shut:

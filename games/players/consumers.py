@@ -15,7 +15,6 @@ from typing import Any
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from games.groups import LOBBY_GROUP, user_group
-from games.limits import BAD_JSON, decode_frame
 
 from .sockets import FollowsAccount
 
@@ -54,15 +53,6 @@ class UserConsumer(FollowsAccount, AsyncJsonWebsocketConsumer):  # type: ignore[
             await self.shut_down()
             return
         await self.send_json(payload)
-
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
-        """Malformed, oversized or too deeply nested frames get an error message; the socket stays open."""
-        try:
-            content = decode_frame(text_data, bytes_data)
-        except ValueError as err:
-            await self.send_json({"type": "error", "code": BAD_JSON, "detail": str(err)})
-            return
-        await self.receive_json(content)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         await self.send_json({"type": "error", "code": "bad_message", "detail": "This socket only sends."})

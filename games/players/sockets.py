@@ -30,6 +30,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
+from games.limits import BAD_JSON, decode_frame
+
 from .models import ApiToken
 
 log = logging.getLogger(__name__)
@@ -117,6 +119,15 @@ class FollowsAccount:
         digest = self.scope.get("auth_token")
         session = None if digest else self.scope.get("session")
         return user_id, digest, session
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
+        """Malformed, oversized or too deeply nested frames get an error message; the socket stays open."""
+        try:
+            content = decode_frame(text_data, bytes_data)
+        except ValueError as err:
+            await cast(Any, self).send_json({"type": "error", "code": BAD_JSON, "detail": str(err)})
+            return
+        await cast(Any, self).receive_json(content)
 
     async def join_account(self) -> bool:
         """Join the account's and the credential's groups; False (and out of them) if the credential no
