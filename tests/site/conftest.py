@@ -119,6 +119,14 @@ def _reviews_run_when_a_test_runs_them(settings: Any) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _limits_where_they_are_tested(request: Any, settings: Any) -> None:
+    """Site tests play whole matches as fast as the test client can, far faster than any person (a user's
+    actions are limited to 20 a second): the limits are on only in tests marked ``rate_limits``, which
+    test them and test that normal play never meets them."""
+    settings.RATE_LIMITS_ON = request.node.get_closest_marker("rate_limits") is not None
+
+
+@pytest.fixture(autouse=True)
 def _fresh_cache() -> Any:
     """Rate-limit counters and cached profiles live in the cache: each test starts without the previous
     tests' (a rolled-back database gives the next test's users the same ids)."""

@@ -19,7 +19,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture(autouse=True)
 def small_budget(settings: Any) -> None:
     settings.ANALYSIS_BUDGET = 2  # the review's logic, not its strength, is under test here
-    settings.RATE_LIMITS_ON = False  # whole matches played as fast as the test can (limits: tests/site/hardening)
 
 
 def _finished_bot_match(user: Any) -> Match:

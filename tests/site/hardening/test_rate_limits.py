@@ -17,7 +17,7 @@ from site_helpers import PASSWORD, client_for
 from games import throttles
 from games.throttles import Rate, parse_rate
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.rate_limits]
 
 NOON = (time.time() // 3600 + 1) * 3600  # the next full hour: the start of every window used here
 

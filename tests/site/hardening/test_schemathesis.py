@@ -51,7 +51,6 @@ def signed_in(django_user_model: Any, settings: Any, in_process_requests: Any) -
     from games.matches import commands as match_commands
     from games.tables import commands as table_commands
 
-    settings.RATE_LIMITS_ON = False
     user = django_user_model.objects.create_user(username="fuzz", password="correct-horse-battery-9")
     for _ in range(3):
         match_commands.create_bot_match(user, bot="random")
