@@ -419,7 +419,8 @@ def main() -> int:
     parser.add_argument("--start", action="store_true", help="start the real stack on loopback, stop it after")
     parser.add_argument("--url", default="http://127.0.0.1:8000", help="the site, without --start (loopback only)")
     parser.add_argument("--web", type=int, default=os.cpu_count() or 1, help="web processes (with --start)")
-    parser.add_argument("--workers", type=int, default=2, help="Celery worker processes (with --start)")
+    parser.add_argument("--workers", type=int, default=4 * (os.cpu_count() or 1),
+                        help="Celery worker processes (with --start; the default is the settings')")
     parser.add_argument("--timeout", type=float, default=900, help="stop playing after this many seconds")
     parser.add_argument("--seed", default="load", help="the players' choices are drawn from this seed")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")

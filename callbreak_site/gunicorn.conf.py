@@ -11,6 +11,10 @@ import os
 bind = os.environ.get("BIND") or f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY") or multiprocessing.cpu_count())
 worker_class = "uvicorn_worker.UvicornWorker"
+# Each worker listens on its own socket (SO_REUSEPORT) and the kernel spreads new connections over them.
+# With one shared socket the worker that last waited won nearly every accept(): with long-lived keep-alive
+# and WebSocket connections one process served 90% of a crowd while the other idled (py-spy, docs/performance.md).
+reuse_port = True
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))  # a worker silent this long is restarted
 graceful_timeout = 20
 keepalive = 65  # seconds an idle connection stays open: longer than any client waits between requests

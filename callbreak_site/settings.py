@@ -155,7 +155,7 @@ CACHE_URL = os.environ.get("CACHE_URL", REDIS_URL)
 if CACHE_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "callbreak_site.cache.SharedPoolRedisCache",  # one connection pool per process
             "LOCATION": CACHE_URL,
             "KEY_PREFIX": "callbreak",
             # a Redis that does not answer must not hold a request for long (the rate limits then let it through)
@@ -171,6 +171,10 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Worker processes (WORKER_CONCURRENCY; default four per CPU): a bot move of the usual levels spends most of
+# its time waiting on PostgreSQL and Redis, so two processes on two CPUs left the CPUs idle while matches
+# queued for a turn (docs/performance.md). The analysis queue's worker is CPU-bound and sets its own.
+CELERY_WORKER_CONCURRENCY = int(os.environ.get("WORKER_CONCURRENCY") or 4 * (os.cpu_count() or 1))
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Pause before a queued bot move (real worker only; eager mode never sleeps inside a request).

@@ -100,42 +100,59 @@ def _ident(kind: str, request: Any, data: Any = None) -> str | None:
     return f"ip:{client_ip(request)}"
 
 
-def _count(scope: str, ident: str, rate: Rate, now: float) -> int | None:
-    """Count one request; the seconds to wait when it is over the rate, else None."""
-    window = int(now // rate.seconds)
+def _key(scope: str, ident: str, rate: Rate, now: float) -> str:
     digest = hashlib.sha256(ident.encode()).hexdigest()[:24]
-    key = f"rl:{scope}:{digest}:{window}"
-    django_cache.add(key, 0, timeout=rate.seconds + 1)
-    try:
-        count = django_cache.incr(key)
-    except ValueError:  # expired between add and incr
-        django_cache.set(key, 1, timeout=rate.seconds + 1)
-        count = 1
-    if count > rate.count:
-        return max(1, math.ceil((window + 1) * rate.seconds - now))
-    return None
+    return f"rl:{scope}:{digest}:{int(now // rate.seconds)}"
+
+
+def _incr_many(keys: list[tuple[str, int]]) -> list[int]:
+    """Count one more in each ``(key, seconds to live)``; the counts. On Redis one round trip for all of them
+    (a request counts in up to three scopes), else the cache's ``add`` and ``incr``."""
+    client_of = getattr(getattr(django_cache, "_cache", None), "get_client", None)
+    if client_of is not None:
+        pipe = client_of(None, write=True).pipeline(transaction=False)
+        for key, ttl in keys:
+            full = django_cache.make_and_validate_key(key)
+            pipe.set(full, 0, ex=ttl, nx=True)
+            pipe.incr(full)
+        return [int(n) for n in pipe.execute()[1::2]]
+    counts = []
+    for key, ttl in keys:
+        django_cache.add(key, 0, timeout=ttl)
+        try:
+            counts.append(django_cache.incr(key))
+        except ValueError:  # expired between add and incr
+            django_cache.set(key, 1, timeout=ttl)
+            counts.append(1)
+    return counts
 
 
 def check(request: Any, scopes: list[str], data: Any = None) -> Refusal | None:
-    """Count the request in each scope; the first refusal (its scope and the seconds to wait), or None."""
+    """Count the request in each scope; the refusal with the longest wait (its scope and the seconds to wait),
+    or None."""
     if not getattr(settings, "RATE_LIMITS_ON", True):
         return None
     now = time.time()
-    refusal: Refusal | None = None
+    counted: list[tuple[str, Rate, str]] = []
     for scope in scopes:
         kind, text = settings.RATE_LIMITS[scope]
         ident = _ident(kind, request, data)
-        if ident is None:
-            continue
-        try:
-            wait = _count(scope, ident, parse_rate(text), now)
-        except ImproperlyConfigured:
-            raise
-        except Exception:  # the cache is down: let it through
-            log.warning("rate limit %s not counted: the cache did not answer", scope, exc_info=True)
-            continue
-        if wait is not None and (refusal is None or wait > refusal.wait):
-            refusal = Refusal(scope, wait)
+        if ident is not None:
+            rate = parse_rate(text)
+            counted.append((scope, rate, _key(scope, ident, rate, now)))
+    if not counted:
+        return None
+    try:
+        counts = _incr_many([(key, rate.seconds + 1) for _, rate, key in counted])
+    except Exception:  # the cache is down: let it through
+        log.warning("rate limits %s not counted: the cache did not answer", ",".join(scopes), exc_info=True)
+        return None
+    refusal: Refusal | None = None
+    for (scope, rate, _), count in zip(counted, counts, strict=True):
+        if count > rate.count:
+            wait = max(1, math.ceil((now // rate.seconds + 1) * rate.seconds - now))
+            if refusal is None or wait > refusal.wait:
+                refusal = Refusal(scope, wait)
     return refusal
 
 

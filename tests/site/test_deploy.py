@@ -92,7 +92,7 @@ def _settings_in_subprocess(env: dict[str, str], code: str) -> subprocess.Comple
     clean = {k: v for k, v in os.environ.items()
              if k not in {"DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "CELERY_TASK_ALWAYS_EAGER"}}
     clean.update(env, DJANGO_SETTINGS_MODULE="callbreak_site.settings")
-    return subprocess.run([sys.executable, "-c", "import django; django.setup(); " + code],
+    return subprocess.run([sys.executable, "-c", "import django; django.setup()\n" + code],
                           env=clean, cwd=ROOT, capture_output=True, text=True, timeout=60)
 
 
@@ -122,3 +122,18 @@ def test_secret_key_is_required_without_debug() -> None:
     assert r.returncode != 0
     assert "SECRET_KEY must be set" in r.stderr
     assert "started" not in r.stdout
+
+
+def test_every_request_context_of_a_process_shares_one_redis_pool() -> None:
+    """Django keeps a cache object per ASGI request context; without the shared pool each one opened its own
+    Redis connection (a new TCP connection and handshake for every request's rate-limit count)."""
+    r = _settings_in_subprocess(
+        {"REDIS_URL": "redis://cache.example:6379/2", "SECRET_KEY": "x" * 50, "DEBUG": "0"},
+        ("import asyncio; from django.core.cache import caches\n"
+         "async def one():\n"
+         "    c = caches['default']\n"
+         "    return c, c._cache._get_connection_pool(True)\n"
+         "(c1, p1), (c2, p2) = asyncio.run(one()), asyncio.run(one())\n"
+         "print(type(c1).__name__, c1 is c2, p1 is p2)"))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["SharedPoolRedisCache", "False", "True"]

@@ -223,3 +223,36 @@ async def test_a_socket_cannot_flood_resyncs(make_user: Any) -> None:
     answer = await comm.receive_json_from(timeout=5)
     assert answer == {"type": "error", "code": "throttled", "detail": answer["detail"]}
     await comm.disconnect()
+
+
+@pytest.mark.realstack
+def test_on_redis_the_scopes_of_a_request_are_counted_in_one_round_trip(settings: Any) -> None:
+    """With the Redis cache (every web process shares the counts), a request's scopes are counted by one
+    pipeline; the counts and the refusal are the same as the cache API's."""
+    import os
+
+    from django.core.cache import caches
+    from django.test import RequestFactory
+
+    settings.CACHES = {"default": {"BACKEND": "callbreak_site.cache.SharedPoolRedisCache",
+                                   "LOCATION": os.environ["REDIS_URL"], "KEY_PREFIX": f"rl-test-{os.getpid()}"}}
+    _limits(settings, action="3/s", action_sustained="5/min")
+    caches["default"].clear()
+    request = RequestFactory().post("/api/matches/1/actions/", REMOTE_ADDR="10.0.0.7")
+    request.user = type("U", (), {"is_authenticated": True, "pk": 41})()
+    with time_machine.travel(NOON + 0.25, tick=False):
+        calls = []
+        original = throttles._incr_many
+        throttles._incr_many = lambda keys: calls.append(len(keys)) or original(keys)  # type: ignore[assignment,func-returns-value]
+        try:
+            results = [throttles.check(request, ["action", "action_sustained"]) for _ in range(4)]
+        finally:
+            throttles._incr_many = original  # type: ignore[assignment]
+    assert calls == [2, 2, 2, 2]
+    assert results[:3] == [None, None, None]
+    assert results[3] == throttles.Refusal("action", 1)
+    client = caches["default"]._cache.get_client(None, write=True)
+    keys = client.keys(f"rl-test-{os.getpid()}:*")
+    assert len(keys) == 2 and all(0 < client.ttl(k) <= 61 for k in keys)
+    assert sorted(int(client.get(k)) for k in keys) == [4, 4]
+    caches["default"].clear()
