@@ -4,13 +4,18 @@ import os
 from typing import Any
 
 from celery import Celery
-from celery.signals import worker_init
+from celery.signals import task_prerun, worker_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "callbreak_site.settings")
 
 app = Celery("callbreak_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+# Celery's Django fix-up closes every database connection before and after each task, and in a prefork
+# worker with a connection pool it closes the whole pool: each bot move opened a new PostgreSQL session
+# (about 35 a second under a crowd, each a backend process to start). With DB_REUSE_MAX it does so only
+# every that many tasks; a connection that broke is still dropped before the next task (below).
+app.conf.CELERY_DB_REUSE_MAX = int(os.environ.get("CELERY_DB_REUSE_MAX", "1000"))
 
 
 @worker_init.connect  # type: ignore[untyped-decorator]
@@ -19,3 +24,12 @@ def _persistent_group_sender(**_: Any) -> None:
     from games import effects  # Django is set up only once the worker starts
 
     effects.use_sender_loop()
+
+
+@task_prerun.connect  # type: ignore[untyped-decorator]
+def _drop_unusable_connections(**_: Any) -> None:
+    """As Django does around each request: a connection that failed or outlived CONN_MAX_AGE is closed
+    (given back to the pool when there is one) and the task gets a sound one."""
+    from django.db import close_old_connections
+
+    close_old_connections()
