@@ -144,11 +144,11 @@ def knowledge(view: PlayerView) -> Knowledge:
     )
 
 
-def bid_likelihood(dealt_hand: int, bid: int) -> float:
+def bid_likelihood(dealt_hand: int, bid: int, sigma: float = BID_SIGMA) -> float:
     """Soft evidence: how plausible ``bid`` is from ``dealt_hand`` for a careful bidder (unnormalised).
 
     A Gaussian in the difference between the bid and the careful bid on the hand
     (:func:`.evaluation.expected_bid`); wide enough that unusual bidders are never ruled out.
     """
     diff = bid + 0.4 - expected_bid(estimate_tricks(dealt_hand))
-    return math.exp(-diff * diff / (2 * BID_SIGMA * BID_SIGMA)) + 0.02
+    return math.exp(-diff * diff / (2 * sigma * sigma)) + 0.02

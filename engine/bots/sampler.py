@@ -13,7 +13,7 @@ import random
 from collections.abc import Sequence
 
 from ..cards import mask_cards
-from .inference import Knowledge, bid_likelihood
+from .inference import BID_SIGMA, Knowledge, bid_likelihood
 
 
 class Infeasible(ValueError):
@@ -102,7 +102,7 @@ def sample_hands(
 
 
 def sample_worlds(
-    kn: Knowledge, bids: Sequence[int | None], n: int, rng: random.Random
+    kn: Knowledge, bids: Sequence[int | None], n: int, rng: random.Random, sigma: float = BID_SIGMA,
 ) -> list[tuple[list[int], float]]:
     """``n`` full deals of the hidden cards (the viewer's own hand filled in) with bid-evidence weights."""
     seats = [s for s in range(4) if s != kn.me]
@@ -114,6 +114,6 @@ def sample_worlds(
         for s in seats:
             b = bids[s]
             if b is not None:
-                weight *= bid_likelihood(hands[s] | kn.played_by[s], b)
+                weight *= bid_likelihood(hands[s] | kn.played_by[s], b, sigma)
         out.append((hands, weight))
     return out

@@ -18,7 +18,8 @@ The work is an iteration budget, not a clock, so a decision depends only on ``(v
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import TypeVar
 
 from ..cards import FULL_DECK, card_str, mask_cards
 from ..match import Action, Bid, Play
@@ -133,9 +134,15 @@ def bid_candidates(view: PlayerView) -> list[int]:
 
 
 def bid_values(
-    view: PlayerView, rng: random.Random, budget: int = DEFAULT_BID_BUDGET, playout: PlayOut = play_out
+    view: PlayerView, rng: random.Random, budget: int = DEFAULT_BID_BUDGET, playout: PlayOut = play_out,
+    oversample: int = 1,
 ) -> dict[int, float]:
-    """Expected utility of each candidate bid over sampled deals."""
+    """Expected utility of each candidate bid over sampled deals.
+
+    With ``oversample`` k > 1, k times as many deals are drawn and as many as the budget allows are kept,
+    drawn in proportion to their bid-evidence weights (a better picture of the others' hands than weighting
+    the few that are played out).
+    """
     assert view.seat is not None
     me = view.seat
     cands = bid_candidates(view)
@@ -146,9 +153,8 @@ def bid_values(
     counts = [13] * 4
     leader = (view.dealer + 1) % 4
     last = view.deal_number == 5
-    values = dict.fromkeys(cands, 0.0)
-    total_w = 0.0
-    for _ in range(n_worlds):
+
+    def draw() -> tuple[tuple[list[int], list[int]], float]:
         hands = sample_hands(unseen, allowed, counts, seats, rng)
         hands[me] = view.hand
         weight = 1.0
@@ -160,6 +166,16 @@ def bid_values(
                 bids[s] = b
             else:
                 bids[s] = _base_bid(hands[s])
+        return (hands, bids), weight
+
+    # One at a time (lazily, as the first version drew them), or k times as many then resampled.
+    drawn: Iterable[tuple[tuple[list[int], list[int]], float]] = (
+        (draw() for _ in range(n_worlds)) if oversample == 1
+        else resample([draw() for _ in range(n_worlds * oversample)], n_worlds, rng)
+    )
+    values = dict.fromkeys(cands, 0.0)
+    total_w = 0.0
+    for (hands, bids), weight in drawn:
         total_w += weight
         bonus = rng.random() < BID_TRICK_BONUS
         for b in cands:
@@ -176,10 +192,29 @@ def bid_values(
     return values
 
 
+P = TypeVar("P")
+
+
+def resample(drawn: list[tuple[P, float]], n: int, rng: random.Random) -> list[tuple[P, float]]:
+    """``n`` of the weighted ``drawn`` in proportion to their weights (systematic resampling), each of weight 1."""
+    total = sum(w for _, w in drawn)
+    step = total / n
+    x = rng.random() * step
+    out: list[tuple[P, float]] = []
+    acc = 0.0
+    for item, w in drawn:
+        acc += w
+        while x < acc and len(out) < n:
+            out.append((item, 1.0))
+            x += step
+    return out
+
+
 def strong_bid(
-    view: PlayerView, rng: random.Random, budget: int = DEFAULT_BID_BUDGET, playout: PlayOut = play_out
+    view: PlayerView, rng: random.Random, budget: int = DEFAULT_BID_BUDGET, playout: PlayOut = play_out,
+    oversample: int = 1,
 ) -> int:
-    values = bid_values(view, rng, budget, playout)
+    values = bid_values(view, rng, budget, playout, oversample)
     # Ties go to the lower bid: bid low rather than high.
     return max(values, key=lambda b: (round(values[b], 6), -b))
 

@@ -52,7 +52,7 @@ def test_decision_depends_on_the_view_only() -> None:
             assert twin.hands != state.hands or state.phase == "playing" and len(state.tricks) > 9
             twin_view = player_view(twin, seat)
             assert twin_view == view
-            for name in ("strong", "heuristic", "easy"):
+            for name in ("strong", "strong-search", "heuristic", "easy"):
                 assert decide(name, view, "s1") == decide(name, twin_view, "s1")
             checked += 1
         state = apply(state, decide("heuristic", view, "x"))

@@ -1,0 +1,63 @@
+"""The strong bot with a search over its own later cards (``strong-search``)."""
+
+from __future__ import annotations
+
+import random
+
+from engine import apply, new_match, player_view
+from engine.bots import decide
+from engine.bots.search import SearchBot, search_values
+from engine.bots.strong import evaluate_cards, resample
+from engine.cards import mask_cards
+
+
+def test_deterministic_and_legal_with_a_small_budget() -> None:
+    bot = SearchBot(budget=60, bid_budget=60, expand_after=2, oversample=2, bid_oversample=2)
+    state = new_match("search-small")
+    while not state.is_finished and state.deal_number == 1:
+        seat = state.turn
+        assert seat is not None
+        view = player_view(state, seat)
+        a = bot.choose(view, random.Random(5))
+        assert a == bot.choose(view, random.Random(5))
+        state = apply(state, a)  # raises if illegal
+
+
+def test_without_a_tree_it_values_cards_exactly_as_the_strong_bot() -> None:
+    """Depth 0 is the strong bot's evaluation (same worlds, same play-outs): the tree is the only change."""
+    state = new_match("search-depth0")
+    compared = 0
+    while not state.is_finished and state.deal_number == 1:
+        seat = state.turn
+        assert seat is not None
+        view = player_view(state, seat)
+        if view.legal_cards and len(mask_cards(view.legal_cards)) >= 3:
+            assert search_values(view, random.Random(9), budget=80, depth=0) == \
+                evaluate_cards(view, random.Random(9), budget=80)
+            compared += 1
+        state = apply(state, decide("heuristic", view, "x"))
+    assert compared >= 10
+
+
+def test_the_tree_changes_what_some_cards_are_worth() -> None:
+    """With the tree its own later cards are chosen by the search, so some values differ from depth 0's."""
+    state = new_match("search-tree")
+    differ = 0
+    while not state.is_finished and state.deal_number == 1 and len(state.tricks) < 6:
+        seat = state.turn
+        assert seat is not None
+        view = player_view(state, seat)
+        if view.legal_cards and len(mask_cards(view.legal_cards)) >= 2:
+            flat = search_values(view, random.Random(4), budget=400, depth=0)
+            deep = search_values(view, random.Random(4), budget=400, depth=3, expand_after=2)
+            assert flat.keys() == deep.keys()
+            differ += flat != deep
+        state = apply(state, decide("heuristic", view, "x"))
+    assert differ >= 3
+
+
+def test_resampling_keeps_n_in_proportion_to_the_weights() -> None:
+    drawn = [("a", 1.0), ("b", 0.0), ("c", 3.0)]
+    kept = resample(drawn, 8, random.Random(1))
+    assert len(kept) == 8 and all(w == 1.0 for _, w in kept)
+    assert [x for x, _ in kept].count("a") == 2 and [x for x, _ in kept].count("c") == 6
