@@ -145,6 +145,43 @@ def analysis_worker() -> Iterator[subprocess.Popen[str]]:
 
 
 @pytest.fixture
+def prefork_worker() -> Iterator[subprocess.Popen[str]]:
+    """A `celery worker` as production runs it: prefork processes, each with its connection pool."""
+    import redis
+
+    redis.Redis.from_url(settings.REDIS_URL).flushdb()
+    yield from _start("prefork", ["worker", "-c", "2", "-l", "info", "--without-gossip", "--without-mingle",
+                                  "-n", f"prefork-{os.getpid()}@%h"], "ready.")
+
+
+def _sessions_opened() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT sessions FROM pg_stat_database WHERE datname = current_database()")
+        return int(cursor.fetchone()[0])
+
+
+def test_a_prefork_worker_keeps_its_database_sessions_across_tasks(make_user: Any, prefork_worker: Any) -> None:
+    """Celery's Django fix-up closed a prefork child's whole pool around every task, so each bot move started
+    a PostgreSQL session (a backend process) of its own; now a child keeps its sessions."""
+    matches = []
+    for _ in range(12):
+        match = commands.create_match(seats=[SeatSpec(user=make_user()) for _ in range(4)])
+        match.refresh_from_db()
+        Seat.objects.filter(match=match, index=match.turn).update(autopilot=True, bot="random")
+        matches.append(match)
+    tasks.bot_move.apply_async((matches[0].pk, 0))  # the children connect once
+    _wait_for_action(matches[0], 0, "the first bot move")
+    time.sleep(1)
+    before = _sessions_opened()
+    for match in matches[1:]:
+        tasks.bot_move.apply_async((match.pk, 0))
+    for match in matches[1:]:
+        _wait_for_action(match, 0, "a bot move")
+    time.sleep(1)
+    assert _sessions_opened() - before < 6  # 11 tasks: at least 22 sessions without the fix
+
+
+@pytest.fixture
 def celery_beat(tmp_path: Path) -> Iterator[subprocess.Popen[str]]:
     yield from _start("beat", ["beat", "-l", "info", "--schedule", str(tmp_path / "beat-schedule")],
                       "beat: Starting")
