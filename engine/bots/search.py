@@ -49,7 +49,7 @@ DEFAULT_DEPTH = 3
 #: A node plays the heuristic's card until it has been reached this many times.
 DEFAULT_EXPAND_AFTER = 6
 #: Worlds drawn per world kept: the kept ones are resampled by their bid-evidence weights.
-DEFAULT_OVERSAMPLE = 1
+DEFAULT_OVERSAMPLE = 4
 #: UCB1's exploration constant, in units of the utility's scale (a deal's points, or the match win).
 DEFAULT_EXPLORATION = 0.6
 

@@ -32,7 +32,7 @@ def test_without_a_tree_it_values_cards_exactly_as_the_strong_bot() -> None:
         assert seat is not None
         view = player_view(state, seat)
         if view.legal_cards and len(mask_cards(view.legal_cards)) >= 3:
-            assert search_values(view, random.Random(9), budget=80, depth=0) == \
+            assert search_values(view, random.Random(9), budget=80, depth=0, oversample=1) == \
                 evaluate_cards(view, random.Random(9), budget=80)
             compared += 1
         state = apply(state, decide("heuristic", view, "x"))
@@ -48,8 +48,8 @@ def test_the_tree_changes_what_some_cards_are_worth() -> None:
         assert seat is not None
         view = player_view(state, seat)
         if view.legal_cards and len(mask_cards(view.legal_cards)) >= 2:
-            flat = search_values(view, random.Random(4), budget=400, depth=0)
-            deep = search_values(view, random.Random(4), budget=400, depth=3, expand_after=2)
+            flat = search_values(view, random.Random(4), budget=400, depth=0, oversample=1)
+            deep = search_values(view, random.Random(4), budget=400, depth=3, expand_after=2, oversample=1)
             assert flat.keys() == deep.keys()
             differ += flat != deep
         state = apply(state, decide("heuristic", view, "x"))
