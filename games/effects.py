@@ -27,7 +27,7 @@ from django.db import connections, transaction
 
 import engine
 
-from .groups import LOBBY_GROUP, match_group, user_group
+from .groups import CLOSE_MESSAGE, LOBBY_GROUP, match_group, user_group
 from .matches import reads as match_reads
 from .matches.models import Match
 from .players import notices
@@ -108,6 +108,14 @@ def _group_send(group: str, message: dict[str, Any]) -> None:
             async_to_sync(layer.group_send)(group, message)
     except Exception:  # a lost message is recovered by the page refetching; never fail a write
         log.exception("could not send to group %s", group)
+
+
+# --- accounts -------------------------------------------------------------------------------------
+
+def close_sockets(group: str, reason: str) -> None:
+    """Once committed, close every open socket in ``group`` (an account, an API token, a session; see
+    ``games.groups``); ``reason`` goes to the log. A socket that misses it closes at its next re-check."""
+    _on_commit(lambda: _group_send(group, {"type": CLOSE_MESSAGE, "reason": reason}))
 
 
 # --- matches --------------------------------------------------------------------------------------

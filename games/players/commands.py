@@ -25,11 +25,12 @@ from django.utils import timezone
 from engine.bots import LEVELS
 from games import effects
 from games.errors import GameError, MatchNotFound
+from games.groups import account_group
 from games.matches import commands as match_commands
 from games.matches import reads as match_reads
 from games.matches.models import Match, Seat
 
-from . import reads, sockets, usernames
+from . import reads, usernames
 from .models import ApiToken, Presence, Profile, Rating, RatingChange, UsernameKey
 
 log = logging.getLogger(__name__)
@@ -132,7 +133,7 @@ def user_deactivated(user: User) -> None:
     """An account was deactivated (anywhere: admin form, admin action, shell): bots take its seats in
     running matches, its API tokens are revoked and every socket of it closes."""
     with transaction.atomic():
-        sockets.close_sockets(sockets.account_group(user.pk), "deactivated")  # first: nothing more reaches them
+        effects.close_sockets(account_group(user.pk), "deactivated")  # first: nothing more reaches them
         match_commands.hand_seats_to_bots(user)
         for token in ApiToken.objects.filter(user=user):
             token.delete()

@@ -10,7 +10,10 @@ from django.contrib.auth.signals import user_logged_out
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
-from . import commands, sockets
+from games import effects
+from games.groups import session_group, token_group
+
+from . import commands
 from .models import ApiToken
 
 
@@ -26,7 +29,7 @@ def user_saved(sender: Any, instance: Any, created: bool, **kwargs: Any) -> None
 
 @receiver(post_delete, sender=ApiToken)
 def token_deleted(sender: Any, instance: ApiToken, **kwargs: Any) -> None:
-    sockets.close_sockets(sockets.token_group(instance.digest), "token revoked")
+    effects.close_sockets(token_group(instance.digest), "token revoked")
 
 
 @receiver(user_logged_out)
@@ -34,4 +37,4 @@ def session_logged_out(sender: Any, request: Any, user: Any, **kwargs: Any) -> N
     session = getattr(request, "session", None)
     key = getattr(session, "session_key", None)
     if key:  # before Django empties the session
-        sockets.close_sockets(sockets.session_group(key), "logged out")
+        effects.close_sockets(session_group(key), "logged out")

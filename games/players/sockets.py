@@ -6,75 +6,33 @@ to through either:
 - a browser session logged out: its sockets close;
 - an account deactivated: every socket of it closes.
 
-The close message is sent once the transaction that revoked the credential commits (``close_sockets``); a
+The close message is sent once the transaction that revoked the credential commits
+(``games.effects.close_sockets``, with the other after-commit effects; the groups are in ``games.groups``); a
 socket also re-checks its credential when it opens and now and then after (``credential_valid``), so one that
 missed the message (a channel layer restarted) closes too. A closed socket cannot be reused: opening a new
 one needs a credential that is still valid.
-
-``close_sockets`` is an after-commit effect and belongs with the others in ``games.effects``; it lives here
-until it moves there (see its docstring).
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import time
 from typing import Any, cast
 
-from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
-from channels.layers import get_channel_layer
 from django.contrib.sessions.backends.base import SessionBase
-from django.db import transaction
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
+from games.groups import account_group, session_group, token_group
 from games.limits import BAD_JSON, decode_frame
 
 from .models import ApiToken
 
 log = logging.getLogger(__name__)
 
-CLOSE_MESSAGE = "account.closed"  # consumers handle it in ``account_closed``
 CLOSE_CODE = 4401  # the same as a socket refused for want of a valid credential
 RECHECK_SECONDS = 30.0  # an open socket re-checks its credential at most this often, when it next sends
-
-
-def account_group(user_id: int) -> str:
-    return f"account-{user_id}"
-
-
-def token_group(digest: str) -> str:
-    return f"token-{digest[:40]}"
-
-
-def session_group(session_key: str) -> str:
-    return "session-" + hashlib.sha256(session_key.encode()).hexdigest()[:40]
-
-
-def close_sockets(group: str, reason: str) -> None:
-    """Once the current transaction commits, close every socket in ``group`` (``reason`` goes to the log).
-
-    To move into ``games.effects`` as::
-
-        def close_sockets(group: str, reason: str) -> None:
-            \"\"\"Once committed: close every open socket in ``group`` (an account, an API token, a session).\"\"\"
-            def run() -> None:
-                _group_send(group, {"type": "account.closed", "reason": reason})
-            _on_commit(run)
-    """
-
-    def run() -> None:
-        layer = get_channel_layer()
-        if layer is None:
-            return
-        try:
-            async_to_sync(layer.group_send)(group, {"type": CLOSE_MESSAGE, "reason": reason})
-        except Exception:  # the sockets' own re-check closes them a little later
-            log.exception("could not close the sockets of %s", group)
-
-    transaction.on_commit(run, robust=True)
 
 
 def credential_groups(user_id: int, token_digest: str | None, session_key: str | None) -> list[str]:
