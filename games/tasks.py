@@ -37,7 +37,7 @@ def resume_stalled_bot_turns() -> int:
 
 def sweep() -> dict[str, int]:
     """Play expired turns, send due reminders, rate finished matches left unrated, expire unstarted
-    public tables, forget stale presence."""
+    public tables, forget stale presence, drop expired API tokens."""
     now = timezone.now()
     expired = match_reads.expired_turns(now)
     for match_id, seq in expired:
@@ -51,7 +51,9 @@ def sweep() -> dict[str, int]:
         effects.send_task(effects.RATE_MATCH, match_id)
     tables = table_commands.expire_tables(now)
     player_commands.forget_stale_presence()
-    return {"expired": len(expired), "reminded": len(due), "rated": len(unrated), "tables": tables}
+    tokens = player_commands.drop_expired_tokens()
+    return {"expired": len(expired), "reminded": len(due), "rated": len(unrated), "tables": tables,
+            "tokens": tokens}
 
 
 @shared_task(acks_late=True, ignore_result=True)

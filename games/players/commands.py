@@ -152,6 +152,16 @@ def forget_stale_presence() -> int:
     return Presence.objects.filter(connected_at__lt=timezone.now() - reads.PRESENCE_MAX_AGE).delete()[0]
 
 
+def drop_expired_tokens(limit: int = 1000) -> int:
+    """Expired API tokens of people who do not log in again (a log-in drops its user's own): beat's sweep
+    deletes them, at most ``limit`` a run, each closing whatever socket still holds it."""
+    digests = list(ApiToken.objects.filter(expires_at__lte=timezone.now()).values_list("digest", flat=True)[:limit])
+    with transaction.atomic():
+        for token in ApiToken.objects.filter(digest__in=digests):
+            token.delete()  # one by one, as at a log-in: each closes its sockets
+    return len(digests)
+
+
 def _identity(seat: Seat) -> Rating:
     defaults = {"mu": reads.MODEL.mu, "sigma": reads.MODEL.sigma}
     if seat.kind == Seat.Kind.HUMAN:

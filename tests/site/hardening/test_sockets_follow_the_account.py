@@ -239,6 +239,18 @@ def test_expired_tokens_are_dropped_at_the_next_log_in(make_user: Any) -> None:
     assert ApiToken.objects.filter(user=u).count() == 1
 
 
+def test_beat_sweep_drops_the_expired_tokens_of_people_who_do_not_come_back(make_user: Any) -> None:
+    from games import tasks
+
+    gone, kept = make_user("eli"), make_user("fay")
+    old, live = token_for(gone), token_for(kept)
+    ApiToken.objects.filter(digest=commands.token_digest(old)).update(expires_at=timezone.now())
+    assert tasks.sweep()["tokens"] == 1
+    assert not ApiToken.objects.filter(user=gone).exists()
+    assert ApiToken.objects.filter(digest=commands.token_digest(live)).exists()
+    assert tasks.sweep()["tokens"] == 0
+
+
 def test_a_user_keeps_the_newest_tokens_only(make_user: Any, settings: Any) -> None:
     settings.API_TOKENS_PER_USER = 3
     u = make_user("cara")
