@@ -30,21 +30,22 @@ VARIANTS = {
     "strong-greedy": lambda: StrongBot(playout=greedy_play_out),  # play-outs in which every seat sees all hands
     "strong-p480": lambda: StrongBot(play_budget=480),
     "strong-b600": lambda: StrongBot(bid_budget=600),
-    "v2-d0": lambda: SearchBot(depth=0),  # the search's worlds and budget, no tree: v1 with more play-outs
-    "v2-b1440": lambda: SearchBot(budget=1440),
-    "v2-d6": lambda: SearchBot(depth=6),
-    "v2-e3": lambda: SearchBot(expand_after=3),
-    "v2-e12": lambda: SearchBot(expand_after=12),
-    "v2-c03": lambda: SearchBot(exploration=0.3),
-    "v2-c12": lambda: SearchBot(exploration=1.2),
+    # strong-search's variants; oversample=1 where the run was made before 4 became its default
+    "v2-o1": lambda: SearchBot(oversample=1),
+    "v2-d0": lambda: SearchBot(depth=0, oversample=1),  # no tree, the same budget: strong with more play-outs
+    "v2-b1440": lambda: SearchBot(budget=1440, oversample=1),
+    "v2-d6": lambda: SearchBot(depth=6, oversample=1),
+    "v2-e3": lambda: SearchBot(expand_after=3, oversample=1),
+    "v2-e12": lambda: SearchBot(expand_after=12, oversample=1),
+    "v2-c03": lambda: SearchBot(exploration=0.3, oversample=1),
+    "v2-c12": lambda: SearchBot(exploration=1.2, oversample=1),
     "v2-s05": lambda: SearchBot(sigma=0.5, oversample=4),
     "v2-s03": lambda: SearchBot(sigma=0.3, oversample=4),
     "v2-o4": lambda: SearchBot(oversample=4),
     "v2-o8": lambda: SearchBot(oversample=8),
     "v2-o16": lambda: SearchBot(oversample=16),
     "v2-d0-o4": lambda: SearchBot(depth=0, oversample=4),
-    "v2-o4-bo4": lambda: SearchBot(oversample=4, bid_oversample=4),
-    "v2-o8-bo4": lambda: SearchBot(oversample=8, bid_oversample=4),
+    "v2-bo4": lambda: SearchBot(bid_oversample=4),  # the bids' deals resampled too
 }
 for _name, _factory in VARIANTS.items():
     register(_name, _factory)
