@@ -54,7 +54,7 @@ def test_the_cache_is_redis_when_redis_is_there_and_memory_otherwise() -> None:
     expr = "s.CACHES['default']['BACKEND'], s.CACHES['default'].get('LOCATION')"
     assert _settings({}, expr).startswith("django.core.cache.backends.locmem.LocMemCache")
     assert _settings({"REDIS_URL": "redis://cache.example:6379/3"}, expr) == (
-        "django.core.cache.backends.redis.RedisCache redis://cache.example:6379/3")
+        "callbreak_site.cache.SharedPoolRedisCache redis://cache.example:6379/3")  # one pool per process
 
 
 def _policy(response: Any) -> dict[str, list[str]]:
