@@ -107,7 +107,7 @@ class Stack:
         subprocess.run([str(BIN / "python"), "manage.py", "collectstatic", "--noinput", "-v", "0"], cwd=ROOT,
                        env=env, check=True)
         commands = {
-            "web": [str(BIN / "gunicorn"), "-c", "callbreak_site/gunicorn.conf.py", "callbreak_site.asgi:application"],
+            "web": [str(BIN / "gunicorn"), "-c", "callbreak_site/gunicorn_conf.py", "callbreak_site.asgi:application"],
             "worker": [str(BIN / "celery"), "-A", "callbreak_site", "worker", "-l", "warning",
                        "-c", str(self.workers), "-n", f"load{os.getpid()}@%h"],
             "beat": [str(BIN / "celery"), "-A", "callbreak_site", "beat", "-l", "warning",

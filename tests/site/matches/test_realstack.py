@@ -337,7 +337,7 @@ def _web_process(port: int) -> subprocess.Popen[str]:
     env = {**_celery_env(), "WEB_CONCURRENCY": "1", "HOST": "127.0.0.1", "PORT": str(port), "DEBUG": "0",
            "SECRET_KEY": "x" * 50, "ALLOWED_HOSTS": "127.0.0.1", "HTTPS": "0"}
     proc = subprocess.Popen(
-        [str(Path(sys.executable).parent / "gunicorn"), "-c", "callbreak_site/gunicorn.conf.py",
+        [str(Path(sys.executable).parent / "gunicorn"), "-c", "callbreak_site/gunicorn_conf.py",
          "callbreak_site.asgi:application"],
         cwd=ROOT, env=env, stdout=open(log_path, "w"), stderr=subprocess.STDOUT, text=True,  # noqa: SIM115
     )
