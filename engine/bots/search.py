@@ -88,20 +88,15 @@ class _Search:
         self.c = exploration * (300.0 if self.last else 100.0)
         self.tree: dict[tuple[object, ...], _Node] = {}
 
-    def _choose(self, node: _Node, h: list[int], p: list[int], leader: int, t: list[int], w: list[int],
-                first: bool, lg: int) -> int:
-        me = self.me
-        kl = kl_card(h, p, me, leader, t, w, self.bids, first)
-        if node.visits < self.expand_after:
-            return kl
-        others = (h[0] | h[1] | h[2] | h[3]) & ~h[me]
-        reps = distinct_cards(mask_cards(lg), others)
-        if len(reps) == 1:
-            return reps[0]
+    def _choose(self, node: _Node, reps: list[int], kl: int) -> tuple[int, int]:
+        """The card to play at ``node`` and the group it stands for: the heuristic's card ``kl`` until the
+        node is known, then UCB1 over the distinct cards ``reps`` (each tried once first, ``kl``'s first)."""
         kl_rep = _representative(kl, reps)
+        if node.visits < self.expand_after or len(reps) == 1:
+            return kl, kl_rep
         for r in sorted(reps, key=lambda r: (r != kl_rep, strength(r))):
             if r not in node.stats:
-                return r
+                return r, r
         log_n = math.log(node.visits)
         best, best_v = reps[0], -math.inf
         for r in reps:
@@ -109,7 +104,7 @@ class _Search:
             v = rs / ws + self.c * math.sqrt(log_n / n) if ws > 0 else math.inf
             if v > best_v:
                 best, best_v = r, v
-        return best
+        return best, best
 
     def simulate(self, hands: Sequence[int], pub: Sequence[int], leader: int, trick: Sequence[int],
                  won: Sequence[int], first: bool, root_card: int) -> float:
@@ -154,9 +149,10 @@ class _Search:
             node = self.tree.get(key)
             if node is None:
                 node = self.tree[key] = _Node()
-            c = self._choose(node, h, p, leader, t, w, first, lg)
             others = (h[0] | h[1] | h[2] | h[3]) & ~h[me]
-            path.append((node, _representative(c, distinct_cards(mask_cards(lg), others))))
+            c, rep = self._choose(node, distinct_cards(mask_cards(lg), others),
+                                  kl_card(h, p, me, leader, t, w, bids, first))
+            path.append((node, rep))
             mine = mine + (c,)
         reward = utility(me, bids, w, self.totals, self.last, self.deal_number)
         for node, r in path:
