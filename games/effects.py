@@ -120,13 +120,17 @@ def close_sockets(group: str, reason: str) -> None:
 
 # --- matches --------------------------------------------------------------------------------------
 
-def notify_match(match_id: int, seq: int, event: str = "match.updated") -> None:
-    """Group message with ids and seq only; each consumer fetches its own seat's view.
+def notify_match(match_id: int, seq: int, event: str = "match.updated", public: dict[str, Any] | None = None) -> None:
+    """Group message with ids, ``seq`` and what the whole table may see; each consumer builds its own
+    seat's view, so a hand never travels through the channel layer.
 
-    ``match.updated``: a new action made ``seq``. ``match.changed``: same ``seq``, but something
-    else in the views changed (a seat handed to a bot, the match aborted), so consumers resend.
+    ``match.updated``: new actions made ``seq``; ``public`` holds them (``since``, ``actions``: the bids
+    and cards played, which every seat sees) and the turn's ``deadline``, so a consumer that holds the
+    state at ``since`` or later applies them without reading the database. ``match.changed``: same
+    ``seq``, but something else in the views changed (a seat handed to a bot, the match aborted), so
+    consumers read the match again.
     """
-    _group_send(match_group(match_id), {"type": event, "match_id": match_id, "seq": seq})
+    _group_send(match_group(match_id), {"type": event, "match_id": match_id, "seq": seq, **(public or {})})
 
 
 def enqueue_bot_move(match_id: int, seq: int) -> None:
@@ -144,15 +148,16 @@ def enqueue_bot_move(match_id: int, seq: int) -> None:
     task.apply_async((match_id, seq), countdown=delay if delay > 0 else None)
 
 
-def bot_chain(play: Callable[[int, int], bool], match_id: int, seq: int) -> int:
+def bot_chain(play: Callable[[int, int], int], match_id: int, seq: int) -> int:
     """Play the bot move due at ``seq`` and then every bot move it leads to, in this thread; returns
     how many were played.
 
-    Each move is its own transaction, committed and announced before the next, so sockets see every
-    card; but consecutive bot turns cost no trip through the broker (a person's card is answered in
-    the time the bots take to decide). With ``BOT_DELAY_SECONDS`` a real worker sends each move as a
-    task with that pause instead. In eager mode this also keeps a whole bot-only match off the stack:
-    the moves run as a loop, not as tasks nested in each other's on-commit hooks.
+    ``play`` plays the moves due, as many as fit in one short transaction (quick bots: all of them up to
+    a person's turn), and the effects of its commit queue the next move here if a bot is still to act:
+    consecutive bot turns cost no trip through the broker (a person's card is answered in the time the
+    bots take to decide). With ``BOT_DELAY_SECONDS`` a real worker sends each move as a task with that
+    pause instead. In eager mode this also keeps a whole bot-only match off the stack: the moves run as
+    a loop, not as tasks nested in each other's on-commit hooks.
     """
     if getattr(_local, "pending", None) is not None:  # already inside a chain: just queue it
         _local.pending.append((match_id, seq))
@@ -169,18 +174,22 @@ def bot_chain(play: Callable[[int, int], bool], match_id: int, seq: int) -> int:
     return played
 
 
-def match_advanced(match: Match, state: engine.MatchState) -> None:
-    """The match began or its log grew to ``state``. Once committed: tell its sockets, send the bot
-    move if a bot is to act, then (timed or rated matches) the your-turn notice, timers and rating."""
+def match_advanced(match: Match, state: engine.MatchState, since: int | None = None) -> None:
+    """The match began or its log grew from ``since`` actions to ``state``. Once committed: tell its
+    sockets (with the new actions), send the bot move if a bot is to act, then (timed or rated matches)
+    the your-turn notice, timers and rating."""
     match_id, seq = match.pk, state.version
     bot_to_act = not state.is_finished and match_reads.bot_is_to_act(match, state.turn)
     timed_or_rated = bool(match.move_seconds or match.rated)
     finished = state.is_finished
     summaries = _summaries(match)
+    since = seq if since is None else since
+    public: dict[str, Any] = {"since": since, "actions": [action.to_json() for action in state.actions[since:]],
+              "deadline": match.deadline.isoformat() if match.deadline else None}
 
     def run() -> None:
         match_reads.remember_state(match, state)  # committed: the next read of this match starts here
-        notify_match(match_id, seq)
+        notify_match(match_id, seq, public=public)
         _send_summaries(summaries)
         if bot_to_act:
             enqueue_bot_move(match_id, seq)
@@ -222,7 +231,7 @@ def seats_changed(match: Match, *, bot_to_act: bool) -> None:
 def _turn_started(match_id: int, seq: int) -> None:
     """After a committed action of a timed or rated match: rate it if it finished, else tell the person
     whose turn it is and set the turn's timers."""
-    match = match_reads.with_seats(Match.objects.filter(pk=match_id)).first()
+    match = match_reads.match_with_seats(match_id)
     if match is None or match.seq != seq:
         return
     if match.status == Match.Status.FINISHED:

@@ -46,8 +46,8 @@ def ensure(match: Match, seat: int) -> Analysis:
 
 def queue_for_match(match_id: int) -> list[int]:
     """An analysis of every person's seat of a finished match (idempotent: existing ones are kept)."""
-    match = match_reads.with_seats(Match.objects.filter(pk=match_id, status=Match.Status.FINISHED)).first()
-    if match is None:
+    match = match_reads.match_with_seats(match_id)
+    if match is None or match.status != Match.Status.FINISHED:
         return []
     return [ensure(match, seat.index).pk for seat in match_reads.seats_of(match) if seat.kind == Seat.Kind.HUMAN]
 
@@ -67,7 +67,7 @@ def run(analysis_id: int) -> bool:
     analysis = Analysis.objects.select_related("match").filter(pk=analysis_id).first()
     if analysis is None or analysis.status == Analysis.Status.DONE:
         return False
-    match = match_reads.with_seats(Match.objects.filter(pk=analysis.match_id)).first()
+    match = match_reads.match_with_seats(analysis.match_id)
     if match is None or match.status != Match.Status.FINISHED:
         return False
     replay = match_reads.replay_document(match)

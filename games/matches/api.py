@@ -54,13 +54,10 @@ class MatchActionView(APIView):
                                "400 with the engine's reason code when the bid or card is not legal.")
     def post(self, request: Request, match_id: int) -> Response:
         user = signed_in(request)
-        match, _ = commands.submit_action(user=user, match_id=match_id, payload=request.data)
+        match, state = commands.submit_action(user=user, match_id=match_id, payload=request.data)
         seat = reads.seat_for_user(match, user)
         assert seat is not None  # submit_action refuses anyone without a seat
-        # The newest view: bots may have answered already (at once in eager mode). Their states are
-        # in this process's cache when they were played here, so this costs one small query.
-        match.refresh_from_db(fields=reads.ROW_FIELDS)
-        return Response(reads.match_view(match, seat.index))
+        return Response(reads.view_after_action(match, seat.index, state))
 
 
 class MatchReplayView(APIView):

@@ -1,9 +1,10 @@
 """Writes to matches. Every change to a match goes through here, by one pipeline:
 
-1. lock the match row (``lock_match``, or ``_turn_due`` for tasks that play a turn only if it is still due),
+1. lock the match row, reading its seats in the same statement (``lock_match``, or ``_turn_due`` for tasks
+   that play a turn only if it is still due),
 2. check the expected ``seq`` and the status,
-3. apply the action through the engine and append it to the log (``_append``), which also updates the
-   row's cached fields and the turn's deadline,
+3. apply the action through the engine (``_advance``: consecutive bot moves apply several), then append
+   them to the log in one insert and update the row's cached fields and the turn's deadline (``_store``),
 4. hand the after-commit effects (socket notices, the next bot move, your-turn notices, timers, rating)
    to ``games.effects``, which sends them only once the transaction has committed.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -79,7 +81,7 @@ def parse_action_payload(payload: object) -> tuple[int, dict[str, Any]]:
 
 def lock_match(match_id: int) -> Match:
     """The match row, locked until the transaction ends: every write to a match starts here."""
-    match = reads.with_seats(Match.objects.select_for_update().filter(pk=match_id)).first()
+    match = reads.match_with_seats(match_id, lock=True)
     if match is None:
         raise MatchNotFound()
     return match
@@ -91,36 +93,48 @@ def _turn_due(match_id: int, seq: int) -> tuple[Match, Seat] | None:
     Tasks and sweeps call this: a redelivered task, or a timer and a sweep racing for one turn, find
     ``seq`` moved on and play nothing.
     """
-    match = reads.with_seats(Match.objects.select_for_update().filter(pk=match_id)).first()
+    match = reads.match_with_seats(match_id, lock=True)
     if match is None or match.seq != seq or match.status != Match.Status.ACTIVE or match.turn is None:
         return None
     return match, reads.seats_of(match)[match.turn]
 
 
-def _append(match: Match, state: engine.MatchState, action: Any, made_by: str, user: Any) -> engine.MatchState:
-    """Apply ``action`` to ``state`` (the replay of the locked ``match``), log it, and queue the effects."""
+def _advance(match: Match, state: engine.MatchState, action: Any, made_by: str, user: Any,
+             log: list[Action], fields: set[str]) -> engine.MatchState:
+    """Apply ``action`` to ``state`` (the replay of the locked ``match``) and add its log row to ``log``;
+    the row's cached fields change in memory and their names go to ``fields``. Nothing is written yet:
+    ``_store`` writes one or several actions at once."""
     new_state = engine.apply(state, action)
     data = action.to_json()
-    Action.objects.create(
-        match=match,
-        seq=state.version,
-        seat=data["seat"],
-        bid=data.get("bid"),
-        card=data.get("card", ""),
-        made_by=made_by,
-        user=user,
-    )
+    log.append(Action(match=match, seq=state.version, seat=data["seat"], bid=data.get("bid"),
+                      card=data.get("card", ""), made_by=made_by, user=user))
     match.seq = new_state.version
     match.turn = new_state.turn
-    fields = ["seq", "turn", "updated_at"]
+    fields.update(("seq", "turn", "updated_at"))
     if match.move_seconds:
-        fields += deadlines.after_action(match, new_state, made_by, data["seat"])
+        fields.update(deadlines.after_action(match, new_state, made_by, data["seat"]))
     if new_state.is_finished:
         match.status = Match.Status.FINISHED
         match.finished_at = timezone.now()
-        fields += ["status", "finished_at"]
-    match.save(update_fields=fields)
-    effects.match_advanced(match, new_state)
+        fields.update(("status", "finished_at"))
+    return new_state
+
+
+def _store(match: Match, before: engine.MatchState, after: engine.MatchState, log: list[Action],
+           fields: set[str]) -> None:
+    """Write the actions that led from ``before`` to ``after`` (one insert) and the row (one update), and
+    queue the effects: one notice for all of them."""
+    Action.objects.bulk_create(log)
+    match.save(update_fields=sorted(fields))
+    effects.match_advanced(match, after, since=before.version)
+
+
+def _append(match: Match, state: engine.MatchState, action: Any, made_by: str, user: Any) -> engine.MatchState:
+    """Apply one action, log it, and queue the effects."""
+    log: list[Action] = []
+    fields: set[str] = set()
+    new_state = _advance(match, state, action, made_by, user, log, fields)
+    _store(match, state, new_state, log, fields)
     return new_state
 
 
@@ -219,20 +233,45 @@ def submit_action(*, user: User, match_id: int, payload: object) -> tuple[Match,
     return match, new_state
 
 
-def play_bot_turn(match_id: int, seq: int) -> bool:
-    """Play the bot move due at ``seq``. Idempotent: an old ``seq`` or a person's turn plays nothing."""
+def bot_chain_seconds() -> float:
+    """How long consecutive bot moves may run in one transaction before they are committed and shown.
+
+    Quick bots answer a person's card in one commit (one lock, one insert, one notice); a slow one (the
+    strong bot's bids) still shows its moves one by one. With ``BOT_DELAY_SECONDS`` each move is a task
+    of its own, so it is one move per transaction.
+    """
+    if settings.BOT_DELAY_SECONDS > 0:
+        return 0.0
+    return float(getattr(settings, "BOT_CHAIN_SECONDS", 0.05))
+
+
+def play_bot_turn(match_id: int, seq: int) -> int:
+    """Play the bot move due at ``seq``, and the bot moves after it while they take less than
+    ``bot_chain_seconds`` in all; returns how many were played. Idempotent: an old ``seq`` or a person's
+    turn plays nothing. Each move is decided from its seat's view and seeded by its own ``seq``, so the
+    moves are the same however they are grouped into transactions."""
     with transaction.atomic():
         due = _turn_due(match_id, seq)
         if due is None:
-            return False
+            return 0
         match, seat = due
         if not seat.played_by_bot:
-            return False
-        state = reads.match_state(match)
-        action = _bot_action(match, state, seat.index, seat.bot or DEFAULT_BOT, f"{match.bot_seed}:{seq}")
-        made_by = Action.MadeBy.BOT if seat.kind == Seat.Kind.BOT else Action.MadeBy.AUTOPILOT
-        _append(match, state, action, made_by, None)
-    return True
+            return 0
+        before = state = reads.match_state(match)
+        log: list[Action] = []
+        fields: set[str] = set()
+        started, budget = time.monotonic(), bot_chain_seconds()
+        while True:
+            action = _bot_action(match, state, seat.index, seat.bot or DEFAULT_BOT, f"{match.bot_seed}:{state.version}")
+            made_by = Action.MadeBy.BOT if seat.kind == Seat.Kind.BOT else Action.MadeBy.AUTOPILOT
+            state = _advance(match, state, action, made_by, None, log, fields)
+            if state.turn is None or time.monotonic() - started >= budget:
+                break
+            seat = reads.seats_of(match)[state.turn]
+            if not seat.played_by_bot:
+                break
+        _store(match, before, state, log, fields)
+    return len(log)
 
 
 def play_expired_turn(match_id: int, seq: int) -> bool:
@@ -254,6 +293,8 @@ def play_expired_turn(match_id: int, seq: int) -> bool:
         else:
             seat.save(update_fields=["missed_in_row"])
         _append(match, state, action, Action.MadeBy.AUTOPILOT, None)
+        if handed:  # the seat changed too: sockets read the match again
+            effects.seats_changed(match, bot_to_act=False)
         if seat.user_id is not None:
             effects.notice(seat.user_id, match.pk, seq, "handed_over" if handed else "autopilot")
     return True

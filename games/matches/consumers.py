@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from datetime import datetime
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+import engine
 from games.errors import MatchNotFound
 from games.groups import match_group
 from games.players.commands import presence_join, presence_leave
@@ -37,6 +39,9 @@ class MatchConsumer(FollowsAccount, AsyncJsonWebsocketConsumer):  # type: ignore
     group: str | None = None
     last_seq: int = -1
     resyncs: deque[float]
+    # the match row and seats as last read, and the newest state this socket knows (its views' source)
+    match: Match | None = None
+    state: engine.MatchState | None = None
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -97,18 +102,53 @@ class MatchConsumer(FollowsAccount, AsyncJsonWebsocketConsumer):  # type: ignore
         return True
 
     async def match_updated(self, event: dict[str, Any]) -> None:
-        """A new action. Views are not built per action: after a burst (a person's card and the bots'
-        replies) the first message builds the newest view and the rest, already covered, cost nothing."""
+        """New actions. A socket that holds the state they follow applies them (the bids and cards played,
+        public to every seat) and sends its seat's view without reading the database; one that does not
+        (it missed a message, the match ended) reads the match. Views are never built for a ``seq``
+        already covered: after a burst, the first message sent the newest view."""
         seq = event.get("seq")
-        if isinstance(seq, int) and seq > self.last_seq:
+        if not isinstance(seq, int) or seq <= self.last_seq:
+            return
+        if self.shut:
+            return
+        if not await self.credential_still_valid():
+            await self.shut_down()
+            return
+        view = self._view_from_event(event)
+        if view is None:
             await self.send_view()
+        elif view["seq"] > self.last_seq:
+            self.last_seq = view["seq"]
+            await self.send_json({"type": "match", "match": view})
+
+    def _view_from_event(self, event: dict[str, Any]) -> dict[str, Any] | None:
+        """The view after the event's actions, from this socket's state; None when a read is needed."""
+        match, state = self.match, self.state
+        since, actions, seq = event.get("since"), event.get("actions"), event["seq"]
+        if (match is None or state is None or not isinstance(since, int) or not isinstance(actions, list)
+                or not since <= state.version < seq or since + len(actions) != seq):
+            return None
+        try:
+            for data in actions[state.version - since:]:
+                state = engine.apply(state, engine.action_from_json(data))
+            deadline = event.get("deadline")
+            match.deadline = datetime.fromisoformat(deadline) if isinstance(deadline, str) else None
+        except (engine.EngineError, TypeError, ValueError, KeyError):
+            return None
+        if state.is_finished:  # the end screen reads the row (finished_at, the rating): read it all
+            return None
+        match.seq, match.turn = state.version, state.turn
+        self.state = state
+        reads.remember_state(match, state)  # committed actions: other sockets of this process start here
+        return reads.match_view(match, self.seat, state)
 
     async def match_changed(self, event: dict[str, Any]) -> None:
         await self.send_view(force=True)
 
     async def send_view(self, force: bool = False) -> None:
-        """Send the seat's newest view if it is newer than the last one sent (or ``force``); nothing once the
-        socket is shut or its credential no longer holds (re-checked now and then)."""
+        """Send the seat's newest view, read from the database, if it is newer than the last one sent (or
+        ``force``); nothing once the socket is shut or its credential no longer holds (re-checked now and
+        then)."""
         if self.shut:
             return
         if not await self.credential_still_valid():
@@ -125,11 +165,12 @@ class MatchConsumer(FollowsAccount, AsyncJsonWebsocketConsumer):  # type: ignore
             await self.send_json({"type": "match", "match": view})
 
     def _view(self) -> dict[str, Any] | None:
-        """None when the match is gone or the user is no longer allowed (deactivated): close then."""
-        match = reads.with_seats(Match.objects.filter(pk=self.match_id)).first()
-        if match is None:
+        """None when the match is gone or the seat is no longer the user's: close then (a deactivated
+        account closes the socket through ``FollowsAccount``). Keeps the match and its state, from which
+        the next actions' views are built."""
+        match = reads.match_with_seats(self.match_id)
+        if match is None or reads.seats_of(match)[self.seat].user_id != self.scope["user"].pk:
             return None
-        user = reads.seats_of(match)[self.seat].user
-        if user is None or user.pk != self.scope["user"].pk or not user.is_active:
-            return None
-        return reads.match_view(match, self.seat)
+        state = reads.match_state(match)
+        self.match, self.state = match, state
+        return reads.match_view(match, self.seat, state)

@@ -15,7 +15,9 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import ObjectDoesNotExist
-from django.db.models import BooleanField, Case, F, OuterRef, Prefetch, Q, QuerySet, Subquery, Value, When
+from django.db import connection
+from django.db.models import BooleanField, Case, F, OuterRef, Q, QuerySet, Subquery, Value, When
+from django.db.transaction import TransactionManagementError
 from django.utils import timezone
 
 import engine
@@ -49,13 +51,97 @@ ROW_FIELDS = ["seq", "turn", "status", "deadline", "remind_at", "finished_at", "
 
 
 def seats_of(match: Match) -> list[Seat]:
-    """The four seats in order; free when the match was loaded with ``prefetch_related("seats")``
-    (``with_seats``), as every write and view does, so a request reads them once."""
+    """The four seats in order; free when the match was loaded by ``match_with_seats``, as every write and
+    view does, so a request reads them once."""
     return sorted(match.seats.all(), key=lambda seat: seat.index)
 
 
-def with_seats(queryset: QuerySet[Match]) -> QuerySet[Match]:
-    return queryset.prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+def match_with_seats(match_id: int, *, lock: bool = False) -> Match | None:
+    """The match and its four seats in one statement (``lock``: the match row is locked until the
+    transaction ends); ``seats_of`` and ``match.seats.all()`` then read the seats without a query.
+
+    Every action, bot move and socket read starts here, so it is one round trip and its SQL is written
+    once (``_MatchRows``): the ORM compiling a three-table ``select_related`` and building its rows cost
+    about 2 ms of CPU a call, most of what a bot move costs the database side.
+    """
+    if not 0 < match_id < 2**63:  # not an id: nothing to find (SQLite cannot even bind it)
+        return None
+    if lock and connection.get_autocommit():
+        raise TransactionManagementError("match_with_seats(lock=True) locks until the transaction ends: "
+                                         "call it inside transaction.atomic().")
+    rows = _MatchRows.get(lock)
+    with connection.cursor() as cursor:
+        cursor.execute(rows.sql, [match_id])
+        fetched = cursor.fetchall()
+    if not fetched:  # seats are created with their match, in its transaction: no seats, no match
+        return None
+    match = rows.match(fetched[0])
+    seats = [rows.seat(row, match) for row in fetched]
+    # what ``prefetch_related("seats")`` would store, and where the related manager looks for it
+    cached = match.seats.all()
+    cached.__dict__.update(_result_cache=seats, _prefetch_done=True)
+    match.__dict__["_prefetched_objects_cache"] = {"seats": cached}
+    return match
+
+
+class _MatchRows:
+    """The statement of ``match_with_seats`` for this database, and how to turn its rows into models: the
+    columns' converters, as the ORM applies them (SQLite's dates come back as text)."""
+
+    _built: dict[tuple[str, bool], _MatchRows] = {}
+
+    @classmethod
+    def get(cls, lock: bool) -> _MatchRows:
+        key = (connection.alias, lock)
+        if key not in cls._built:
+            cls._built[key] = cls(lock)
+        return cls._built[key]
+
+    def __init__(self, lock: bool) -> None:
+        q = connection.ops.quote_name
+        seat_table, match_table = Seat._meta.db_table, Match._meta.db_table
+        self.seat_fields = list(Seat._meta.concrete_fields)
+        self.match_fields = list(Match._meta.concrete_fields)
+        columns = [f"{q(seat_table)}.{q(f.column)}" for f in self.seat_fields]
+        columns += [f"{q(match_table)}.{q(f.column)}" for f in self.match_fields]
+        match_fk = Seat._meta.get_field("match").column
+        self.sql = (f"SELECT {', '.join(columns)} FROM {q(seat_table)} INNER JOIN {q(match_table)} "
+                    f"ON {q(match_table)}.{q(Match._meta.pk.column)} = {q(seat_table)}.{q(match_fk)} "
+                    f"WHERE {q(seat_table)}.{q(match_fk)} = %s ORDER BY {q(seat_table)}.{q('index')}")
+        if lock and connection.features.has_select_for_update:
+            self.sql += " FOR UPDATE"
+            if connection.features.has_select_for_update_of:
+                self.sql += f" OF {q(match_table)}"
+        self.seat_names = [f.attname for f in self.seat_fields]
+        self.match_names = [f.attname for f in self.match_fields]
+        self.seat_converters = self._converters(Seat, self.seat_fields)
+        self.match_converters = self._converters(Match, self.match_fields)
+
+    @staticmethod
+    def _converters(model: type[Any], fields: list[Any]) -> list[tuple[Any, list[Any]]]:
+        found = []
+        for field in fields:
+            col = field.get_col(model._meta.db_table)
+            found.append((col, connection.ops.get_db_converters(col) + col.get_db_converters(connection)))
+        return found
+
+    def _convert(self, values: tuple[Any, ...], converters: list[tuple[Any, list[Any]]]) -> list[Any]:
+        out = []
+        for value, (col, funcs) in zip(values, converters, strict=True):
+            for func in funcs:
+                value = func(value, col, connection)
+            out.append(value)
+        return out
+
+    def match(self, row: tuple[Any, ...]) -> Match:
+        values = self._convert(row[len(self.seat_fields):], self.match_converters)
+        return Match.from_db(connection.alias, self.match_names, values)
+
+    def seat(self, row: tuple[Any, ...], match: Match) -> Seat:
+        seat = Seat.from_db(connection.alias, self.seat_names,
+                            self._convert(row[:len(self.seat_fields)], self.seat_converters))
+        seat.match = match
+        return seat
 
 
 def bot_is_to_act(match: Match, turn: int | None) -> bool:
@@ -186,7 +272,7 @@ def get_match_for_user(user: User, match_id: object) -> tuple[Match, Seat]:
         pk = int(str(match_id))
     except (TypeError, ValueError):
         raise MatchNotFound() from None
-    match = with_seats(Match.objects.filter(pk=pk)).first()
+    match = match_with_seats(pk)
     if match is None:
         raise MatchNotFound()
     seat = seat_for_user(match, user)
@@ -230,6 +316,17 @@ def match_view(match: Match, seat: int, state: engine.MatchState | None = None) 
         }
     )
     return data
+
+
+def view_after_action(match: Match, seat: int, state: engine.MatchState) -> dict[str, Any]:
+    """The answer to a person's action: the view after it, or the newest one if bots have answered in
+    this process already (eager mode: ``make run``, tests); bots answering on a worker reach the page
+    through its socket, so the answer costs no query."""
+    newest = STATES.get(match)
+    if newest is not None and newest.version > state.version:
+        match.refresh_from_db(fields=ROW_FIELDS)
+        return match_view(match, seat)
+    return match_view(match, seat, state)
 
 
 def _related_pk(match: Match, name: str) -> int | None:

@@ -44,6 +44,11 @@ async def expect_view(comm: WebsocketCommunicator) -> dict[str, Any]:
     return msg["match"]
 
 
+def view_of_turn(match_id: int) -> dict[str, Any]:
+    match = Match.objects.get(pk=match_id)
+    return reads.match_view(match, match.turn)
+
+
 def state_at(match_id: int, seq: int) -> engine.MatchState:
     return reads.match_state(Match.objects.get(pk=match_id), upto=seq)
 
@@ -149,7 +154,8 @@ async def test_session_cookie_auth_and_refusals(make_user: Any) -> None:
         assert code in (4401, 4404), (path, code)
 
 
-async def test_group_messages_carry_ids_and_seq_only(make_user: Any) -> None:
+async def test_group_messages_carry_only_what_every_seat_sees(make_user: Any) -> None:
+    """Ids, seq, the actions just made and the turn's deadline: never a hand, never the seed."""
     from channels.layers import get_channel_layer
 
     users = [await database_sync_to_async(make_user)() for _ in range(4)]
@@ -158,10 +164,23 @@ async def test_group_messages_carry_ids_and_seq_only(make_user: Any) -> None:
     channel = await layer.new_channel()
     await layer.group_add(groups.match_group(match.pk), channel)
     view = await database_sync_to_async(reads.match_view)(match, match.turn)
+    bid = view["legal"][0]
     await database_sync_to_async(commands.submit_action)(
-        user=users[match.turn], match_id=match.pk, payload={"seq": 0, "bid": view["legal"][0]})
+        user=users[match.turn], match_id=match.pk, payload={"seq": 0, "bid": bid})
     message = await layer.receive(channel)
-    assert message == {"type": "match.updated", "match_id": match.pk, "seq": 1}
+    assert message == {"type": "match.updated", "match_id": match.pk, "seq": 1, "since": 0,
+                       "actions": [{"seat": match.turn, "bid": bid}], "deadline": None}
+    rng = random.Random(3)
+    for seq in range(1, 12):  # the bids, then cards: each message holds the one card played, public to all
+        view = await database_sync_to_async(view_of_turn)(match.pk)
+        body = choose(view, rng)
+        await database_sync_to_async(commands.submit_action)(user=users[view["seat"]], match_id=match.pk,
+                                                             payload=body)
+        message = await layer.receive(channel)
+        played = {"seat": view["seat"], **{k: v for k, v in body.items() if k != "seq"}}
+        assert message == {"type": "match.updated", "match_id": match.pk, "seq": seq + 1, "since": seq,
+                           "actions": [played], "deadline": None}
+        assert match.seed not in str(message)
 
 
 async def test_a_deactivated_users_socket_is_closed(make_user: Any) -> None:
