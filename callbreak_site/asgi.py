@@ -9,10 +9,17 @@ django_asgi_app = get_asgi_application()  # before importing anything that touch
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from django.conf import settings  # noqa: E402
 
+from games import effects  # noqa: E402
 from games.limits import BodyLimit  # noqa: E402
 from games.players.ws_auth import OriginRule, TokenAuthMiddleware  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
+
+if settings.CHANNEL_LAYERS["default"]["BACKEND"] != "channels.layers.InMemoryChannelLayer":
+    # A request's group messages (sent once its write commits, from its thread) leave on a loop of their
+    # own: on the server's loop they waited behind every socket of the process (see games.effects).
+    effects.use_sender_loop()
 
 application = ProtocolTypeRouter(
     {

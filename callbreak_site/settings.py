@@ -91,7 +91,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "axes.middleware.AxesMiddleware",  # last: turns a locked-out log-in into its 429 answer
+    "axes.middleware.AxesMiddleware",  # turns a locked-out log-in into its 429 answer
+    "callbreak_site.middleware.OneThreadMiddleware",  # innermost, sync only: the chain runs in one thread
 ]
 
 ROOT_URLCONF = "callbreak_site.urls"

@@ -71,8 +71,11 @@ class _SenderLoop:
 
     ``async_to_sync`` outside an ASGI server (a Celery worker) makes a new event loop per call, and
     channels_redis keeps its connections per loop: every message would open and close Redis
-    connections (tens of ms under load, most of a bot move). Workers turn this on
-    (``use_sender_loop``, from ``callbreak_site.celery``); web processes send on their server's loop.
+    connections (tens of ms under load, most of a bot move). In a web process, a request thread's
+    message sent on the server's loop waited behind every socket of the process (15% of a request's time
+    under the crowd benchmark). So workers (``callbreak_site.celery``) and web processes on Redis
+    (``callbreak_site.asgi``) turn this on; the in-memory layer of ``make run`` stays on the server's loop,
+    as its queues belong to it.
     """
 
     def __init__(self) -> None:

@@ -172,14 +172,22 @@ def unrated_finished(limit: int = 100) -> list[int]:
 
 
 def engine_actions(match: Match, upto: int | None = None, since: int = 0) -> list[Any]:
-    """The stored log as engine actions, in order: those from ``since`` (before ``upto`` if given)."""
-    qs = Action.objects.filter(match=match)
-    if since:
-        qs = qs.filter(seq__gte=since)
+    """The stored log as engine actions, in order: those from ``since`` (before ``upto`` if given).
+
+    Written in SQL like ``match_with_seats``: every action and bot move in a process that has not seen the
+    previous ones reads them here, and the ORM's query building cost three times the query.
+    """
+    q = connection.ops.quote_name
+    sql = (f"SELECT {q('seat')}, {q('bid')}, {q('card')} FROM {q(Action._meta.db_table)} "
+           f"WHERE {q(Action._meta.get_field('match').column)} = %s AND {q('seq')} >= %s")
+    params: list[int] = [match.pk, since]
     if upto is not None:
-        qs = qs.filter(seq__lt=upto)
-    return [engine.Bid(seat, bid) if bid is not None else engine.Play(seat, card)
-            for seat, bid, card in qs.order_by("seq").values_list("seat", "bid", "card")]
+        sql += f" AND {q('seq')} < %s"
+        params.append(upto)
+    with connection.cursor() as cursor:
+        cursor.execute(sql + f" ORDER BY {q('seq')}", params)
+        rows = cursor.fetchall()
+    return [engine.Bid(seat, bid) if bid is not None else engine.Play(seat, card) for seat, bid, card in rows]
 
 
 class StateCache:

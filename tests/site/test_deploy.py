@@ -137,3 +137,15 @@ def test_every_request_context_of_a_process_shares_one_redis_pool() -> None:
          "print(type(c1).__name__, c1 is c2, p1 is p2)"))
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["SharedPoolRedisCache", "False", "True"]
+
+
+def test_web_processes_on_redis_send_group_messages_on_a_loop_of_their_own() -> None:
+    """A request's group messages waited behind every socket of the process on the server's loop; on Redis
+    they leave on their own loop. The in-memory layer (``make run``) stays on the server's loop, whose
+    queues it uses."""
+    code = "import callbreak_site.asgi; from games import effects; print(effects._SENDER.enabled)"
+    on_redis = _settings_in_subprocess(
+        {"REDIS_URL": "redis://cache.example:6379/2", "SECRET_KEY": "x" * 50, "DEBUG": "0"}, code)
+    embedded = _settings_in_subprocess({}, code)
+    assert on_redis.returncode == 0 and embedded.returncode == 0, on_redis.stderr + embedded.stderr
+    assert (on_redis.stdout.split(), embedded.stdout.split()) == (["True"], ["False"])

@@ -9,10 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from site_helpers import client_for
-
 from django.db import transaction
 from django.test import override_settings
+from site_helpers import client_for
 
 from games import effects
 from games.matches import commands, reads
