@@ -144,8 +144,12 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Redis: channel layer and Celery broker ----------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
+    # A socket's consumer waits for its messages with BZPOPMIN, which Redis answers after 5 s when none came;
+    # redis-py 8 gives up on a read after 5 s too, so a quiet socket's wait raced its own answer and, losing,
+    # closed the socket. Reads may take the wait and a margin; a dead Redis still shows within 30 s.
     CHANNEL_LAYERS = {
-        "default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [REDIS_URL]}}
+        "default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
+                    "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30, "socket_connect_timeout": 5}]}}
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}

@@ -149,3 +149,17 @@ def test_web_processes_on_redis_send_group_messages_on_a_loop_of_their_own() -> 
     embedded = _settings_in_subprocess({}, code)
     assert on_redis.returncode == 0 and embedded.returncode == 0, on_redis.stderr + embedded.stderr
     assert (on_redis.stdout.split(), embedded.stdout.split()) == (["True"], ["False"])
+
+
+def test_a_quiet_sockets_wait_for_messages_outlasts_redis_answer() -> None:
+    """channels_redis waits for a socket's messages with BZPOPMIN, answered after ``brpop_timeout`` seconds
+    when none came. With redis-py's default read timeout (5 s in redis-py 8) equal to that wait, a quiet
+    socket's read raced its own answer and, when it lost, the socket closed (1006 at the client)."""
+    r = _settings_in_subprocess(
+        {"REDIS_URL": "redis://cache.example:6379/2", "SECRET_KEY": "x" * 50, "DEBUG": "0"},
+        ("from channels.layers import get_channel_layer; from channels_redis.utils import create_pool\n"
+         "layer = get_channel_layer(); pool = create_pool(layer.hosts[0])\n"
+         "print(pool.connection_kwargs.get('socket_timeout', 'default'), layer.brpop_timeout)"))
+    assert r.returncode == 0, r.stderr
+    read_timeout, wait = r.stdout.split()
+    assert read_timeout != "default" and float(read_timeout) >= float(wait) + 10, (read_timeout, wait)
