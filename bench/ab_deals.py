@@ -46,6 +46,14 @@ VARIANTS = {
     "v2-o16": lambda: SearchBot(oversample=16),
     "v2-d0-o4": lambda: SearchBot(depth=0, oversample=4),
     "v2-bo4": lambda: SearchBot(bid_oversample=4),  # the bids' deals resampled too
+    # v3: the other seats' earlier cards as evidence (PlayEvidence), a miss multiplies a world's weight by m
+    "v3-m01": lambda: SearchBot(play_miss=0.1),
+    "v3-m03": lambda: SearchBot(play_miss=0.3),
+    "v3-m05": lambda: SearchBot(play_miss=0.5),
+    "v3-m01-o8": lambda: SearchBot(play_miss=0.1, oversample=8),
+    "v3-m03-o8": lambda: SearchBot(play_miss=0.3, oversample=8),
+    "v3-m01-d0": lambda: SearchBot(play_miss=0.1, depth=0),
+    "v3-m01-mv8": lambda: SearchBot(play_miss=0.1, play_moves=8),  # resampled copies spread by 8 MH swaps
 }
 for _name, _factory in VARIANTS.items():
     register(_name, _factory)

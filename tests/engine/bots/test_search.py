@@ -6,9 +6,25 @@ import random
 
 from engine import apply, new_match, player_view
 from engine.bots import decide
-from engine.bots.search import SearchBot, search_values
+from engine.bots.inference import knowledge
+from engine.bots.sampler import sample_worlds
+from engine.bots.search import PlayEvidence, SearchBot, rejuvenate, search_values
 from engine.bots.strong import evaluate_cards, resample
 from engine.cards import mask_cards
+from engine.match import MatchState
+
+
+def _shuffled_twin(state: MatchState, seat: int, rng: random.Random) -> MatchState:
+    """The same public history, the other seats' unplayed cards dealt anew (same counts)."""
+    twin = state.copy()
+    others = [s for s in range(4) if s != seat]
+    pool = [c for s in others for c in range(52) if state.hands[s] >> c & 1]
+    rng.shuffle(pool)
+    for s in others:
+        n = state.hands[s].bit_count()
+        twin.hands[s] = sum(1 << c for c in pool[:n])
+        pool = pool[n:]
+    return twin
 
 
 def test_deterministic_and_legal_with_a_small_budget() -> None:
@@ -32,7 +48,7 @@ def test_without_a_tree_it_values_cards_exactly_as_the_strong_bot() -> None:
         assert seat is not None
         view = player_view(state, seat)
         if view.legal_cards and len(mask_cards(view.legal_cards)) >= 3:
-            assert search_values(view, random.Random(9), budget=80, depth=0, oversample=1) == \
+            assert search_values(view, random.Random(9), budget=80, depth=0, oversample=1, play_miss=1.0) == \
                 evaluate_cards(view, random.Random(9), budget=80)
             compared += 1
         state = apply(state, decide("heuristic", view, "x"))
@@ -61,3 +77,68 @@ def test_resampling_keeps_n_in_proportion_to_the_weights() -> None:
     kept = resample(drawn, 8, random.Random(1))
     assert len(kept) == 8 and all(w == 1.0 for _, w in kept)
     assert [x for x, _ in kept].count("a") == 2 and [x for x, _ in kept].count("c") == 6
+
+
+def test_play_evidence_never_faults_the_real_hands_of_heuristic_players() -> None:
+    """The heuristic's policy rebuilt from the public history plays every card heuristic seats really played,
+    so the real hands keep the full weight, while sampled worlds that contradict the plays lose weight."""
+    state = new_match("search-evidence")
+    checked = faulted = 0
+    while not state.is_finished and state.deal_number <= 2:
+        seat = state.turn
+        assert seat is not None
+        view = player_view(state, seat)
+        if view.legal_cards and view.tricks:
+            evidence = PlayEvidence(view, 0.1)
+            assert evidence.weight(state.hands) == 1.0
+            worlds = sample_worlds(knowledge(view), view.bids, 20, random.Random(2))
+            faulted += any(evidence.weight(hands) < 1.0 for hands, _ in worlds)
+            checked += 1
+        state = apply(state, decide("heuristic", view, "x"))
+    assert checked >= 60 and faulted >= checked // 2
+
+
+def test_with_play_evidence_deterministic_legal_and_from_the_view_only() -> None:
+    bot = SearchBot(budget=60, bid_budget=60, expand_after=2, oversample=2, play_miss=0.2)
+    rng = random.Random(8)
+    state = new_match("search-evidence-view")
+    checked = 0
+    while not state.is_finished and state.deal_number == 1:
+        seat = state.turn
+        assert seat is not None
+        view = player_view(state, seat)
+        a = bot.choose(view, random.Random(5))
+        assert a == bot.choose(view, random.Random(5))
+        if view.legal_cards and len(state.tricks) in (3, 7, 10):
+            twin = _shuffled_twin(state, seat, rng)
+            twin_view = player_view(twin, seat)
+            assert twin_view == view
+            assert bot.choose(twin_view, random.Random(5)) == a
+            checked += 1
+        state = apply(state, a)  # raises if illegal
+    assert checked >= 8
+
+
+def test_rejuvenated_worlds_keep_every_constraint_and_are_deterministic() -> None:
+    state = new_match("search-rejuvenate")
+    checked = 0
+    while not state.is_finished and state.deal_number == 1:
+        seat = state.turn
+        assert seat is not None
+        view = player_view(state, seat)
+        if view.legal_cards and len(state.tricks) in (2, 5, 8):
+            kn = knowledge(view)
+            evidence = PlayEvidence(view, 0.1)
+            worlds = resample(sample_worlds(kn, view.bids, 40, random.Random(3)), 10, random.Random(4))
+            moved = rejuvenate(worlds, kn, view.bids, 1.0, evidence, 8, random.Random(6))
+            assert moved == rejuvenate(worlds, kn, view.bids, 1.0, evidence, 8, random.Random(6))
+            assert len(moved) == len(worlds)
+            for hands, _ in moved:
+                assert hands[seat] == view.hand
+                for s in range(4):
+                    if s != seat:
+                        assert hands[s] & ~kn.allowed[s] == 0 and hands[s].bit_count() == kn.counts[s]
+                assert hands[0] | hands[1] | hands[2] | hands[3] == kn.unseen | view.hand
+            checked += 1
+        state = apply(state, decide("heuristic", view, "x"))
+    assert checked >= 9
