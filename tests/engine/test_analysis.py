@@ -44,6 +44,7 @@ from engine.errors import VerifyError
 from engine.match import MatchState
 from engine.rules import deal_score, legal_mask, trick_winner_index
 from engine.views import PlayerView
+from tests.engine.twins import shuffled_twin
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -240,18 +241,6 @@ def test_labels_follow_the_thresholds() -> None:
 
 # --- The view only --------------------------------------------------------------------------
 
-def _shuffled_twin(state: MatchState, seat: int, rng: random.Random) -> MatchState:
-    """The same public history, the other seats' unplayed cards dealt anew (same counts)."""
-    twin = state.copy()
-    others = [s for s in range(4) if s != seat]
-    pool = [c for s in others for c in mask_cards(state.hands[s])]
-    rng.shuffle(pool)
-    for s in others:
-        n = state.hands[s].bit_count()
-        twin.hands[s] = sum(1 << c for c in pool[:n])
-        pool = pool[n:]
-    return twin
-
 
 def test_values_never_depend_on_the_hidden_hands() -> None:
     rng = random.Random(7)
@@ -262,7 +251,7 @@ def test_values_never_depend_on_the_hidden_hands() -> None:
         assert seat is not None
         view = player_view(state, seat)
         if state.phase == "bidding" or len(state.tricks) in (1, 5, 9):
-            twin = _shuffled_twin(state, seat, rng)
+            twin = shuffled_twin(state, seat, rng)
             assert twin.hands != state.hands
             twin_view = player_view(twin, seat)
             assert twin_view == view

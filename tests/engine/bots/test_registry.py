@@ -7,6 +7,7 @@ import random
 from engine import apply, export_replay, new_match, player_view, verify_replay
 from engine.bots import BOT_NAMES, DEFAULT_BOT, LEVELS, decide, get_bot
 from engine.match import MatchState
+from tests.engine.twins import shuffled_twin
 
 
 def play_match(seed: str, seats: list[str]) -> MatchState:
@@ -26,18 +27,6 @@ def test_registry_contract() -> None:
     assert get_bot("easy").name != "heuristic"
 
 
-def _shuffled_twin(state: MatchState, seat: int, rng: random.Random) -> MatchState:
-    """The same public history, the other seats' unplayed cards dealt anew (same counts)."""
-    twin = state.copy()
-    others = [s for s in range(4) if s != seat]
-    pool = [c for s in others for c in range(52) if state.hands[s] >> c & 1]
-    rng.shuffle(pool)
-    for s in others:
-        n = state.hands[s].bit_count()
-        twin.hands[s] = sum(1 << c for c in pool[:n])
-        pool = pool[n:]
-    return twin
-
 
 def test_decision_depends_on_the_view_only() -> None:
     rng = random.Random(3)
@@ -48,7 +37,7 @@ def test_decision_depends_on_the_view_only() -> None:
         assert seat is not None
         view = player_view(state, seat)
         if state.phase == "playing" and len(state.tricks) in (2, 6, 9) or state.phase == "bidding":
-            twin = _shuffled_twin(state, seat, rng)
+            twin = shuffled_twin(state, seat, rng)
             assert twin.hands != state.hands or state.phase == "playing" and len(state.tricks) > 9
             twin_view = player_view(twin, seat)
             assert twin_view == view

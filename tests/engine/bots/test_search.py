@@ -11,20 +11,7 @@ from engine.bots.sampler import sample_worlds
 from engine.bots.search import PlayEvidence, SearchBot, rejuvenate, search_values
 from engine.bots.strong import evaluate_cards, resample
 from engine.cards import mask_cards
-from engine.match import MatchState
-
-
-def _shuffled_twin(state: MatchState, seat: int, rng: random.Random) -> MatchState:
-    """The same public history, the other seats' unplayed cards dealt anew (same counts)."""
-    twin = state.copy()
-    others = [s for s in range(4) if s != seat]
-    pool = [c for s in others for c in range(52) if state.hands[s] >> c & 1]
-    rng.shuffle(pool)
-    for s in others:
-        n = state.hands[s].bit_count()
-        twin.hands[s] = sum(1 << c for c in pool[:n])
-        pool = pool[n:]
-    return twin
+from tests.engine.twins import shuffled_twin
 
 
 def test_deterministic_and_legal_with_a_small_budget() -> None:
@@ -110,7 +97,7 @@ def test_with_play_evidence_deterministic_legal_and_from_the_view_only() -> None
         a = bot.choose(view, random.Random(5))
         assert a == bot.choose(view, random.Random(5))
         if view.legal_cards and len(state.tricks) in (3, 7, 10):
-            twin = _shuffled_twin(state, seat, rng)
+            twin = shuffled_twin(state, seat, rng)
             twin_view = player_view(twin, seat)
             assert twin_view == view
             assert bot.choose(twin_view, random.Random(5)) == a
