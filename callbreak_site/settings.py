@@ -184,6 +184,8 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Pause before a queued bot move (real worker only; eager mode never sleeps inside a request).
 BOT_DELAY_SECONDS = float(os.environ.get("BOT_DELAY_SECONDS", "0"))
+# Consecutive bot moves shorter than this in all are played and committed together (games.matches.commands).
+BOT_CHAIN_SECONDS = float(os.environ.get("BOT_CHAIN_SECONDS", "0.05"))
 CELERY_BEAT_SCHEDULE = {
     # Recovery net: a bot turn whose task was lost (broker restart, worker crash) is re-enqueued.
     "resume-stalled-bot-turns": {

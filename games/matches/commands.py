@@ -242,7 +242,7 @@ def bot_chain_seconds() -> float:
     """
     if settings.BOT_DELAY_SECONDS > 0:
         return 0.0
-    return float(getattr(settings, "BOT_CHAIN_SECONDS", 0.05))
+    return float(settings.BOT_CHAIN_SECONDS)
 
 
 def play_bot_turn(match_id: int, seq: int) -> int:
