@@ -44,7 +44,7 @@ from engine.errors import VerifyError
 from engine.match import MatchState
 from engine.rules import deal_score, legal_mask, trick_winner_index
 from engine.views import PlayerView
-from tests.engine.twins import shuffled_twin
+from tests.engine.positions import shuffled_twin
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -4,58 +4,48 @@ from __future__ import annotations
 
 import random
 
-from engine import apply, new_match, player_view
+from engine import player_view
 from engine.bots import decide
 from engine.bots.inference import knowledge
 from engine.bots.sampler import sample_worlds
 from engine.bots.search import PlayEvidence, SearchBot, rejuvenate, search_values
 from engine.bots.strong import evaluate_cards, resample
 from engine.cards import mask_cards
-from tests.engine.twins import shuffled_twin
+from engine.match import Action
+from engine.views import PlayerView
+from tests.engine.positions import shuffled_twin, walk
+
+
+def heuristic(view: PlayerView) -> Action:
+    return decide("heuristic", view, "x")
 
 
 def test_deterministic_and_legal_with_a_small_budget() -> None:
     bot = SearchBot(budget=60, bid_budget=60, expand_after=2, oversample=2, bid_oversample=2)
-    state = new_match("search-small")
-    while not state.is_finished and state.deal_number == 1:
-        seat = state.turn
-        assert seat is not None
-        view = player_view(state, seat)
-        a = bot.choose(view, random.Random(5))
-        assert a == bot.choose(view, random.Random(5))
-        state = apply(state, a)  # raises if illegal
+    for _, _, view in walk("search-small", lambda view: bot.choose(view, random.Random(5))):
+        assert bot.choose(view, random.Random(5)) == bot.choose(view, random.Random(5))
 
 
 def test_without_a_tree_it_values_cards_exactly_as_the_strong_bot() -> None:
     """Depth 0 is the strong bot's evaluation (same worlds, same play-outs): the tree is the only change."""
-    state = new_match("search-depth0")
     compared = 0
-    while not state.is_finished and state.deal_number == 1:
-        seat = state.turn
-        assert seat is not None
-        view = player_view(state, seat)
+    for _, _, view in walk("search-depth0", heuristic):
         if view.legal_cards and len(mask_cards(view.legal_cards)) >= 3:
             assert search_values(view, random.Random(9), budget=80, depth=0, oversample=1, play_miss=1.0) == \
                 evaluate_cards(view, random.Random(9), budget=80)
             compared += 1
-        state = apply(state, decide("heuristic", view, "x"))
     assert compared >= 10
 
 
 def test_the_tree_changes_what_some_cards_are_worth() -> None:
     """With the tree its own later cards are chosen by the search, so some values differ from depth 0's."""
-    state = new_match("search-tree")
     differ = 0
-    while not state.is_finished and state.deal_number == 1 and len(state.tricks) < 6:
-        seat = state.turn
-        assert seat is not None
-        view = player_view(state, seat)
+    for _, _, view in walk("search-tree", heuristic, tricks=6):
         if view.legal_cards and len(mask_cards(view.legal_cards)) >= 2:
             flat = search_values(view, random.Random(4), budget=400, depth=0, oversample=1)
             deep = search_values(view, random.Random(4), budget=400, depth=3, expand_after=2, oversample=1)
             assert flat.keys() == deep.keys()
             differ += flat != deep
-        state = apply(state, decide("heuristic", view, "x"))
     assert differ >= 3
 
 
@@ -69,31 +59,22 @@ def test_resampling_keeps_n_in_proportion_to_the_weights() -> None:
 def test_play_evidence_never_faults_the_real_hands_of_heuristic_players() -> None:
     """The heuristic's policy rebuilt from the public history plays every card heuristic seats really played,
     so the real hands keep the full weight, while sampled worlds that contradict the plays lose weight."""
-    state = new_match("search-evidence")
     checked = faulted = 0
-    while not state.is_finished and state.deal_number <= 2:
-        seat = state.turn
-        assert seat is not None
-        view = player_view(state, seat)
+    for state, _, view in walk("search-evidence", heuristic, deals=2):
         if view.legal_cards and view.tricks:
             evidence = PlayEvidence(view, 0.1)
             assert evidence.weight(state.hands) == 1.0
             worlds = sample_worlds(knowledge(view), view.bids, 20, random.Random(2))
             faulted += any(evidence.weight(hands) < 1.0 for hands, _ in worlds)
             checked += 1
-        state = apply(state, decide("heuristic", view, "x"))
     assert checked >= 60 and faulted >= checked // 2
 
 
 def test_with_play_evidence_deterministic_legal_and_from_the_view_only() -> None:
     bot = SearchBot(budget=60, bid_budget=60, expand_after=2, oversample=2, play_miss=0.2)
     rng = random.Random(8)
-    state = new_match("search-evidence-view")
     checked = 0
-    while not state.is_finished and state.deal_number == 1:
-        seat = state.turn
-        assert seat is not None
-        view = player_view(state, seat)
+    for state, seat, view in walk("search-evidence-view", lambda view: bot.choose(view, random.Random(5))):
         a = bot.choose(view, random.Random(5))
         assert a == bot.choose(view, random.Random(5))
         if view.legal_cards and len(state.tricks) in (3, 7, 10):
@@ -102,17 +83,12 @@ def test_with_play_evidence_deterministic_legal_and_from_the_view_only() -> None
             assert twin_view == view
             assert bot.choose(twin_view, random.Random(5)) == a
             checked += 1
-        state = apply(state, a)  # raises if illegal
     assert checked >= 8
 
 
 def test_rejuvenated_worlds_keep_every_constraint_and_are_deterministic() -> None:
-    state = new_match("search-rejuvenate")
     checked = 0
-    while not state.is_finished and state.deal_number == 1:
-        seat = state.turn
-        assert seat is not None
-        view = player_view(state, seat)
+    for state, seat, view in walk("search-rejuvenate", heuristic):
         if view.legal_cards and len(state.tricks) in (2, 5, 8):
             kn = knowledge(view)
             evidence = PlayEvidence(view, 0.1)
@@ -127,5 +103,4 @@ def test_rejuvenated_worlds_keep_every_constraint_and_are_deterministic() -> Non
                         assert hands[s] & ~kn.allowed[s] == 0 and hands[s].bit_count() == kn.counts[s]
                 assert hands[0] | hands[1] | hands[2] | hands[3] == kn.unseen | view.hand
             checked += 1
-        state = apply(state, decide("heuristic", view, "x"))
     assert checked >= 9

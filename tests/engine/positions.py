@@ -1,0 +1,39 @@
+"""Positions of a match for tests that walk one: each seat's view in turn, and twins of a position with
+the same public history and other hidden hands (a decision made from a view must not change when the
+cards it cannot see are dealt anew)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+
+from engine import apply, new_match, player_view
+from engine.cards import mask_cards
+from engine.match import Action, MatchState
+from engine.views import PlayerView
+
+
+def walk(seed: str, move: Callable[[PlayerView], Action], deals: int = 1,
+         tricks: int = 13) -> Iterator[tuple[MatchState, int, PlayerView]]:
+    """The state, the seat to act and its view at each position of a new match's first ``deals`` deals,
+    up to ``tricks`` tricks into a deal; the match goes on by ``move`` (``apply`` raises if it is illegal)."""
+    state = new_match(seed)
+    while not state.is_finished and state.deal_number <= deals and len(state.tricks) < tricks:
+        seat = state.turn
+        assert seat is not None
+        view = player_view(state, seat)
+        yield state, seat, view
+        state = apply(state, move(view))
+
+
+def shuffled_twin(state: MatchState, seat: int, rng: random.Random) -> MatchState:
+    """The same public history, the other seats' unplayed cards dealt anew (same counts)."""
+    twin = state.copy()
+    others = [s for s in range(4) if s != seat]
+    pool = [c for s in others for c in mask_cards(state.hands[s])]
+    rng.shuffle(pool)
+    for s in others:
+        n = state.hands[s].bit_count()
+        twin.hands[s] = sum(1 << c for c in pool[:n])
+        pool = pool[n:]
+    return twin
