@@ -53,7 +53,6 @@ VARIANTS = {
     "v3-m01-o8": lambda: SearchBot(play_miss=0.1, oversample=8),
     "v3-m03-o8": lambda: SearchBot(play_miss=0.3, oversample=8),
     "v3-m01-d0": lambda: SearchBot(play_miss=0.1, depth=0),
-    "v3-m01-mv8": lambda: SearchBot(play_miss=0.1, play_moves=8),  # resampled copies spread by 8 MH swaps
 }
 for _name, _factory in VARIANTS.items():
     register(_name, _factory)

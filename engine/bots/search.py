@@ -37,7 +37,7 @@ from ..match import Action, Bid, Play
 from ..rules import legal_mask, trick_winner_index
 from ..views import PlayerView
 from .heuristic import HeuristicBot, strength
-from .inference import BID_SIGMA, Knowledge, bid_likelihood, deal_plays, forbidden_by_play, knowledge
+from .inference import BID_SIGMA, deal_plays, forbidden_by_play, knowledge
 from .playout import kl_card, play_out, utility
 from .registry import register
 from .sampler import Infeasible, sample_worlds
@@ -251,54 +251,11 @@ class _Search:
         return reward
 
 
-def rejuvenate(
-    worlds: list[tuple[list[int], float]], kn: Knowledge, bids: Sequence[int | None], sigma: float,
-    evidence: PlayEvidence, moves: int, rng: random.Random,
-) -> list[tuple[list[int], float]]:
-    """Diversify resampled worlds (many are copies once the play evidence is strong) by ``moves``
-    Metropolis–Hastings swaps each: a card of one other seat for a card of another, each allowed in its new
-    hand, accepted by the ratio of the bid and play evidence.  The target is the same posterior the
-    resampling draws from, so it only spreads the copies over worlds that explain the evidence as well."""
-    seats = [s for s in range(4) if s != kn.me]
-    allowed = kn.allowed
-    cache: dict[tuple[int, int], float] = {}
-
-    def pi(seat: int, hand: int) -> float:
-        w = cache.get((seat, hand))
-        if w is None:
-            b = bids[seat]
-            w = bid_likelihood(hand | kn.played_by[seat], b, sigma) if b is not None else 1.0
-            w *= evidence.seat_weight(seat, hand)
-            cache[(seat, hand)] = w
-        return w
-
-    out: list[tuple[list[int], float]] = []
-    for hands, weight in worlds:
-        h = list(hands)
-        for _ in range(moves):
-            a, b = rng.sample(seats, 2)
-            ea = h[a] & allowed[b]
-            eb = h[b] & allowed[a]
-            if not ea or not eb:
-                continue
-            x = 1 << rng.choice(mask_cards(ea))
-            y = 1 << rng.choice(mask_cards(eb))
-            na = h[a] ^ x ^ y
-            nb = h[b] ^ x ^ y
-            ratio = (pi(a, na) * pi(b, nb) * ea.bit_count() * eb.bit_count()) / (
-                pi(a, h[a]) * pi(b, h[b]) * (na & allowed[b]).bit_count() * (nb & allowed[a]).bit_count())
-            if ratio >= 1.0 or rng.random() < ratio:
-                h[a] = na
-                h[b] = nb
-        out.append((h, weight))
-    return out
-
-
 def search_values(
     view: PlayerView, rng: random.Random, budget: int = DEFAULT_BUDGET, depth: int = DEFAULT_DEPTH,
     expand_after: int = DEFAULT_EXPAND_AFTER, exploration: float = DEFAULT_EXPLORATION,
     sigma: float = BID_SIGMA, oversample: int = DEFAULT_OVERSAMPLE, play_miss: float = DEFAULT_PLAY_MISS,
-    play_horizon: int = DEFAULT_PLAY_HORIZON, play_moves: int = 0,
+    play_horizon: int = DEFAULT_PLAY_HORIZON,
 ) -> dict[int, float]:
     """The weighted mean utility of each distinct legal card, its own later cards chosen by the search.
 
@@ -315,8 +272,6 @@ def search_values(
         worlds = [(hands, weight * evidence.weight(hands)) for hands, weight in worlds]
     if oversample > 1:
         worlds = resample(worlds, n_worlds, rng)
-        if evidence is not None and play_moves > 0:
-            worlds = rejuvenate(worlds, kn, view.bids, sigma, evidence, play_moves, rng)
     search = _Search(me, [b or 0 for b in view.bids], view.totals, view.deal_number, depth, expand_after,
                      exploration)
     values = dict.fromkeys(legal, 0.0)
@@ -347,9 +302,8 @@ class SearchBot:
         self, budget: int = DEFAULT_BUDGET, bid_budget: int = DEFAULT_BID_BUDGET, depth: int = DEFAULT_DEPTH,
         expand_after: int = DEFAULT_EXPAND_AFTER, exploration: float = DEFAULT_EXPLORATION,
         sigma: float = BID_SIGMA, oversample: int = DEFAULT_OVERSAMPLE, bid_oversample: int = 1,
-        play_miss: float = DEFAULT_PLAY_MISS, play_horizon: int = DEFAULT_PLAY_HORIZON, play_moves: int = 0,
+        play_miss: float = DEFAULT_PLAY_MISS, play_horizon: int = DEFAULT_PLAY_HORIZON,
     ) -> None:
-        self.play_moves = play_moves
         self.play_miss = play_miss
         self.play_horizon = play_horizon
         self.sigma = sigma
@@ -370,8 +324,7 @@ class SearchBot:
             if len(legal) == 1:
                 return Play(view.seat, card_str(legal[0]))
             values = search_values(view, rng, self.budget, self.depth, self.expand_after, self.exploration,
-                                   self.sigma, self.oversample, self.play_miss, self.play_horizon,
-                                   self.play_moves)
+                                   self.sigma, self.oversample, self.play_miss, self.play_horizon)
             card = max(values, key=lambda c: (round(values[c], 6), -strength(c)))
             return Play(view.seat, card_str(card))
         except Infeasible:

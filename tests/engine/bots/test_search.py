@@ -8,7 +8,7 @@ from engine import player_view
 from engine.bots import decide
 from engine.bots.inference import knowledge
 from engine.bots.sampler import sample_worlds
-from engine.bots.search import PlayEvidence, SearchBot, rejuvenate, search_values
+from engine.bots.search import PlayEvidence, SearchBot, search_values
 from engine.bots.strong import evaluate_cards, resample
 from engine.cards import mask_cards
 from engine.match import Action
@@ -84,23 +84,3 @@ def test_with_play_evidence_deterministic_legal_and_from_the_view_only() -> None
             assert bot.choose(twin_view, random.Random(5)) == a
             checked += 1
     assert checked >= 8
-
-
-def test_rejuvenated_worlds_keep_every_constraint_and_are_deterministic() -> None:
-    checked = 0
-    for state, seat, view in walk("search-rejuvenate", heuristic):
-        if view.legal_cards and len(state.tricks) in (2, 5, 8):
-            kn = knowledge(view)
-            evidence = PlayEvidence(view, 0.1)
-            worlds = resample(sample_worlds(kn, view.bids, 40, random.Random(3)), 10, random.Random(4))
-            moved = rejuvenate(worlds, kn, view.bids, 1.0, evidence, 8, random.Random(6))
-            assert moved == rejuvenate(worlds, kn, view.bids, 1.0, evidence, 8, random.Random(6))
-            assert len(moved) == len(worlds)
-            for hands, _ in moved:
-                assert hands[seat] == view.hand
-                for s in range(4):
-                    if s != seat:
-                        assert hands[s] & ~kn.allowed[s] == 0 and hands[s].bit_count() == kn.counts[s]
-                assert hands[0] | hands[1] | hands[2] | hands[3] == kn.unseen | view.hand
-            checked += 1
-    assert checked >= 9
