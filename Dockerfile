@@ -5,15 +5,18 @@ ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1
 RUN apt-get update && apt-get install -y --no-install-recommends gettext && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app
-COPY pyproject.toml README.md ./
+COPY pyproject.toml setup.py README.md ./
 COPY engine ./engine
 COPY games ./games
 COPY callbreak_site ./callbreak_site
 COPY frontend ./frontend
 COPY manage.py ./
 COPY bin ./bin
-# Editable, so settings' BASE_DIR (templates, static, locale under frontend/) stays /app.
-RUN pip install -e .
+# Editable, so settings' BASE_DIR (templates, static, locale under frontend/) stays /app.  A compiler is there
+# only while the bots' C kernel (engine/bots/_kernel.c) is built.
+RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && pip install -e . \
+    && apt-get purge -y --auto-remove gcc libc6-dev && rm -rf /var/lib/apt/lists/*
 
 # collectstatic needs settings that import; DEBUG stays off in the image, so give a build-time key.
 RUN SECRET_KEY=build-only python manage.py collectstatic --noinput

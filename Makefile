@@ -14,7 +14,7 @@ REDIS_TEST_URL ?= redis://127.0.0.1:6379/$(shell echo $$(( $(RUN_ID) % 11 + 5 ))
 SHELL := /bin/bash
 .PHONY: serve load run test install lint contracts typecheck test-engine test-site test-site-pg test-realstack bench migrate worker beat
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py engine/bots/_kernel.c
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[dev]'

@@ -1,0 +1,12 @@
+"""The optional C kernel of the bots' play-outs (engine/bots/_kernel.c); the metadata is in pyproject.toml.
+
+``optional=True``: without a C compiler the install goes on and the engine uses its pure-Python play-outs.
+"""
+
+from setuptools import Extension, setup
+
+setup(
+    ext_modules=[
+        Extension("engine.bots._kernel", ["engine/bots/_kernel.c"], optional=True, extra_compile_args=["-O2"]),
+    ],
+)
