@@ -16,7 +16,7 @@ from .bench import measure
 from .bots import bot_names
 from .errors import EngineError
 from .replays import verify_replay
-from .tournament import MatchResult, format_table, match_specs, play_match, summarize
+from .tournament import MatchResult, format_table, match_specs, play_match, summarize, team_margins
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -92,7 +92,7 @@ def _simulate(args: argparse.Namespace) -> int:
         progress.step()
     progress.close()
     results.sort(key=lambda r: r.spec.match_id)
-    print(format_table(summarize(results, bots), len(results)))
+    print(format_table(summarize(results, bots), len(results), team_margins(results, bots)))
     if out is not None:
         print(f"replays written to {out}/")
     return 0

@@ -131,7 +131,19 @@ def summarize(results: Sequence[MatchResult], bots: Sequence[str]) -> list[Entra
     return stats
 
 
-def format_table(stats: Sequence[EntrantStats], matches: int) -> str:
+def team_margins(results: Sequence[MatchResult], bots: Sequence[str]) -> dict[str, list[float]]:
+    """For each bot entered at two seats (e.g. new against old, two seats each): per match, the mean total
+    of its seats minus the mean total of the other seats, in points."""
+    out: dict[str, list[float]] = {b: [] for b in dict.fromkeys(bots) if bots.count(b) == 2}
+    for r in results:
+        for b, margins in out.items():
+            mine = [r.totals[s] for s in range(4) if r.spec.bots[s] == b]
+            rest = [r.totals[s] for s in range(4) if r.spec.bots[s] != b]
+            margins.append((sum(mine) / len(mine) - sum(rest) / len(rest)) / 10)
+    return out
+
+
+def format_table(stats: Sequence[EntrantStats], matches: int, teams: dict[str, list[float]] | None = None) -> str:
     """The summary the CLI prints: shares and means with their 95% intervals, decision times in ms."""
     head = (f"{'entrant':<16} {'win share':>15} {'mean total':>15} {'margin vs field':>17} "
             f"{'bids made':>15} {'card ms p50/p95':>16} {'bid ms p50/p95':>15}")
@@ -147,5 +159,8 @@ def format_table(stats: Sequence[EntrantStats], matches: int) -> str:
             f"{st.label:<16} {w * 100:6.1f}% ±{wci * 100:5.1f} {t:7.2f} ±{tci:5.2f} {mg:+8.2f} ±{mci:6.2f} "
             f"{b * 100:6.1f}% ±{bci * 100:5.1f} {card:>16} {bid:>15}"
         )
+    for name, margins in (teams or {}).items():
+        m, ci = mean_ci(margins)
+        lines.append(f"{name} (both seats) against the other two: margin {m:+.2f} ± {ci:.2f} points a match")
     lines.append("± is the half-width of a 95% confidence interval; ties share a win.")
     return "\n".join(lines)

@@ -76,6 +76,16 @@ def test_duplicate_rotates_every_seed_through_all_seats(tmp_path: Path) -> None:
     assert seats_of_simple == {0, 1, 2, 3}
 
 
+def test_two_seats_each_reports_one_bot_against_the_other() -> None:
+    res = run("simulate", "--matches", "8", "--seats", "heuristic,random,heuristic,random", "--seed", "pairs",
+              "--duplicate", "--quiet")
+    assert res.returncode == 0, res.stderr
+    lines = {line.split(" (both seats)")[0]: line for line in res.stdout.splitlines() if "(both seats)" in line}
+    assert set(lines) == {"heuristic", "random"}
+    heur = float(lines["heuristic"].split("margin ")[1].split()[0])
+    assert heur > 10 and float(lines["random"].split("margin ")[1].split()[0]) == -heur
+
+
 def test_simulate_rejects_bad_arguments() -> None:
     assert run("simulate", "--seats", "random,random").returncode == 2
     res = run("simulate", "--seats", "random,random,random,nobody", "--matches", "1")
