@@ -3,7 +3,7 @@
 Every deal is played once per variant and per seat of the bot under test, against the same
 opponents, so the difference between variants comes from their own decisions only.
 
-    .venv/bin/python bench/ab_deals.py --deals 200 --variants strong,strong-greedy --jobs 2
+    .venv/bin/python bench/ab_deals.py --deals 200 --variants strong-v1,strong-greedy --jobs 2
     .venv/bin/python bench/ab_deals.py --deals 150 --variants heuristic,strong --last --jobs 2
 
 With ``--last`` the first four deals are played by the opponents' bot at every seat and the variants
@@ -25,12 +25,14 @@ from engine.bots import decide, register
 from engine.bots.search import SearchBot
 from engine.bots.strong import StrongBot
 
-#: Variants of the strong bot to compare against the default (``strong``).
+#: Variants of the strong bots; the first name of ``--variants`` is the one the others are compared with.
 VARIANTS = {
+    # the runs up to v4 compared with the first strong bot, then called strong (now strong-v1)
     "strong-greedy": lambda: StrongBot(playout=greedy_play_out),  # play-outs in which every seat sees all hands
     "strong-p480": lambda: StrongBot(play_budget=480),
     "strong-b600": lambda: StrongBot(bid_budget=600),
-    # strong-search's variants; oversample=1 where the run was made before 4 became its default
+    # variants of the search bot (strong-search then, strong now); oversample=1 where the run was made before
+    # 4 became its default
     "v2-o1": lambda: SearchBot(oversample=1),
     "v2-d0": lambda: SearchBot(depth=0, oversample=1),  # no tree, the same budget: strong with more play-outs
     "v2-b1440": lambda: SearchBot(budget=1440, oversample=1),
@@ -53,6 +55,13 @@ VARIANTS = {
     "v3-m01-o8": lambda: SearchBot(play_miss=0.1, oversample=8),
     "v3-m03-o8": lambda: SearchBot(play_miss=0.3, oversample=8),
     "v3-m01-d0": lambda: SearchBot(play_miss=0.1, depth=0),
+    # v4: with the C kernel the play-outs are about 20 times cheaper: more worlds, more bid simulations
+    "v4-o8": lambda: SearchBot(oversample=8),
+    "v4-o16": lambda: SearchBot(oversample=16),
+    "v4-bb4800": lambda: SearchBot(bid_budget=4800),
+    "v4-bonus0": lambda: SearchBot(bid_bonus=0.0),  # bids credited with no extra trick for the better play
+    "v4-bonus5": lambda: SearchBot(bid_bonus=0.5),
+    "v4-bonus65": lambda: SearchBot(bid_bonus=0.65),
 }
 for _name, _factory in VARIANTS.items():
     register(_name, _factory)

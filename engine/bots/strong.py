@@ -135,7 +135,7 @@ def bid_candidates(view: PlayerView) -> list[int]:
 
 def bid_values(
     view: PlayerView, rng: random.Random, budget: int = DEFAULT_BID_BUDGET, playout: PlayOut = play_out,
-    oversample: int = 1,
+    oversample: int = 1, bonus: float = BID_TRICK_BONUS,
 ) -> dict[int, float]:
     """Expected utility of each candidate bid over sampled deals.
 
@@ -177,11 +177,11 @@ def bid_values(
     total_w = 0.0
     for (hands, bids), weight in drawn:
         total_w += weight
-        bonus = rng.random() < BID_TRICK_BONUS
+        extra = rng.random() < bonus
         for b in cands:
             bids[me] = b
             won = playout(hands, UNKNOWN, leader, [], [0, 0, 0, 0], bids, True)
-            if bonus and won[me] < 13:
+            if extra and won[me] < 13:
                 top = max(seats, key=lambda s: won[s])
                 won[top] -= 1
                 won[me] += 1
@@ -212,21 +212,21 @@ def resample(drawn: list[tuple[P, float]], n: int, rng: random.Random) -> list[t
 
 def strong_bid(
     view: PlayerView, rng: random.Random, budget: int = DEFAULT_BID_BUDGET, playout: PlayOut = play_out,
-    oversample: int = 1,
+    oversample: int = 1, bonus: float = BID_TRICK_BONUS,
 ) -> int:
-    values = bid_values(view, rng, budget, playout, oversample)
+    values = bid_values(view, rng, budget, playout, oversample, bonus)
     # Ties go to the lower bid: bid low rather than high.
     return max(values, key=lambda b: (round(values[b], 6), -b))
 
 
 class StrongBot:
-    """Inference + sampling + playouts (the ``hard`` level).
+    """Inference + sampling + playouts: the first strong bot, registered as ``strong-v1`` for comparison.
 
     ``playout`` replaces :func:`.playout.play_out` in the simulations (``bench/ab_deals.py`` compares
     the first version, whose simulated seats see every hand: ``bench/greedy_playout.py``).
     """
 
-    name = "strong"
+    name = "strong-v1"
 
     def __init__(
         self, play_budget: int = DEFAULT_PLAY_BUDGET, bid_budget: int = DEFAULT_BID_BUDGET,
@@ -248,4 +248,4 @@ class StrongBot:
             return HeuristicBot().choose(view, rng)
 
 
-register("strong", StrongBot)
+register("strong-v1", StrongBot)

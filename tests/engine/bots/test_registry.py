@@ -20,10 +20,11 @@ def play_match(seed: str, seats: list[str]) -> MatchState:
 
 
 def test_registry_contract() -> None:
-    for name in ("random", "heuristic", "strong"):
+    for name in ("random", "heuristic", "strong", "strong-v1"):
         assert name in BOT_NAMES
     assert DEFAULT_BOT == "normal"
     assert LEVELS["normal"] == "heuristic" and LEVELS["hard"] == "strong"
+    assert type(get_bot("hard")).__name__ == "SearchBot" and type(get_bot("strong-v1")).__name__ == "StrongBot"
     assert get_bot("easy").name != "heuristic"
 
 
@@ -37,7 +38,7 @@ def test_decision_depends_on_the_view_only() -> None:
             assert twin.hands != state.hands or state.phase == "playing" and len(state.tricks) > 9
             twin_view = player_view(twin, seat)
             assert twin_view == view
-            for name in ("strong", "strong-search", "heuristic", "easy"):
+            for name in ("strong", "strong-v1", "heuristic", "easy"):
                 assert decide(name, view, "s1") == decide(name, twin_view, "s1")
             checked += 1
     assert checked >= 8

@@ -1,4 +1,4 @@
-"""The strong bot with a search over its own later cards (``strong-search``)."""
+"""The search bot: ``strong``, the ``hard`` level (the first strong bot is ``strong-v1``)."""
 
 from __future__ import annotations
 

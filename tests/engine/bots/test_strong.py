@@ -61,5 +61,5 @@ def test_strong_falls_back_on_the_heuristic_if_sampling_fails(monkeypatch) -> No
     state = new_match("fallback")
     for _ in range(8):
         view = player_view(state, state.turn)
-        assert decide("strong", view, 1) == decide("heuristic", view, 1)
-        state = apply(state, decide("strong", view, 1))
+        assert decide("strong-v1", view, 1) == decide("heuristic", view, 1)
+        state = apply(state, decide("strong-v1", view, 1))
