@@ -23,20 +23,28 @@ static inline int low(mask m) { return __builtin_ctzll(m); }
 static inline int strength(int c) { return c % 13 + (c < 13 ? 13 : 0); }
 static inline int beats(int c, int best) { return (c / 13 == best / 13 && c > best) || (c < 13 && best >= 13); }
 
+/* The highest card of the led suit and the highest spade on the table (-1 when there is none). */
+static void table_best(const int *trick, int n, int *best_led, int *best_spade) {
+    int led = trick[0] / 13;
+    *best_led = -1;
+    *best_spade = -1;
+    for (int i = 0; i < n; i++) {
+        int c = trick[i];
+        if (c < 13) {
+            if (c > *best_spade) *best_spade = c;
+        } else if (c / 13 == led && c > *best_led) {
+            *best_led = c;
+        }
+    }
+}
+
 static mask legal_mask(mask hand, const int *trick, int n, int first) {
     if (n == 0) {
         if (first && (hand & NON_SPADES)) return hand & NON_SPADES;
         return hand;
     }
-    int led = trick[0] / 13, best_led = -1, best_spade = -1;
-    for (int i = 0; i < n; i++) {
-        int c = trick[i];
-        if (c < 13) {
-            if (c > best_spade) best_spade = c;
-        } else if (c / 13 == led && c > best_led) {
-            best_led = c;
-        }
-    }
+    int led = trick[0] / 13, best_led, best_spade;
+    table_best(trick, n, &best_led, &best_spade);
     if (led == 0) best_led = best_spade;
     mask same = hand & SUIT(led);
     if (same) {
@@ -60,15 +68,8 @@ static int trick_winner_index(const int *trick, int n) {
 
 static mask forbidden_by_play(const int *trick, int n, int c, int first) {
     if (n == 0) return (first && c < 13) ? NON_SPADES : 0;
-    int led = trick[0] / 13, best_led = -1, best_spade = -1;
-    for (int i = 0; i < n; i++) {
-        int x = trick[i];
-        if (x < 13) {
-            if (x > best_spade) best_spade = x;
-        } else if (x / 13 == led && x > best_led) {
-            best_led = x;
-        }
-    }
+    int led = trick[0] / 13, best_led, best_spade;
+    table_best(trick, n, &best_led, &best_spade);
     if (c / 13 != led) {
         mask no = SUIT(led);
         if (led) {
@@ -251,18 +252,26 @@ static int check_cards(const int *cards, int n) {
     return 0;
 }
 
+/* Hands, readings, the trick (returns its length, or -1 with an exception set), tricks won and bids. */
+static int read_position(PyObject *ho, PyObject *po, PyObject *to, PyObject *wo, PyObject *bo, mask *h, mask *pub,
+                         int *trick, int *won, int *bids) {
+    if (read_masks(ho, h, "hands") < 0 || read_masks(po, pub, "pub") < 0) return -1;
+    int n = read_ints(to, trick, 3, "trick");
+    if (n < 0 || check_cards(trick, n) < 0) return -1;
+    if (read_ints(wo, won, 4, "won") != 4 || read_ints(bo, bids, 4, "bids") != 4) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "won and bids: 4 values each");
+        return -1;
+    }
+    return n;
+}
+
 static PyObject *py_kl_card(PyObject *self, PyObject *args) {
     PyObject *ho, *po, *to, *wo, *bo;
     int seat, leader, first, trick[4], won[4], bids[4];
     mask h[4], pub[4];
     if (!PyArg_ParseTuple(args, "OOiiOOOp", &ho, &po, &seat, &leader, &to, &wo, &bo, &first)) return NULL;
-    if (read_masks(ho, h, "h") < 0 || read_masks(po, pub, "pub") < 0) return NULL;
-    int n = read_ints(to, trick, 3, "trick");
-    if (n < 0 || check_cards(trick, n) < 0) return NULL;
-    if (read_ints(wo, won, 4, "won") != 4 || read_ints(bo, bids, 4, "bids") != 4) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "won and bids: 4 values each");
-        return NULL;
-    }
+    int n = read_position(ho, po, to, wo, bo, h, pub, trick, won, bids);
+    if (n < 0) return NULL;
     if (seat < 0 || seat > 3 || leader < 0 || leader > 3) { PyErr_SetString(PyExc_ValueError, "a seat is 0..3"); return NULL; }
     if (!legal_mask(h[seat], trick, n, first)) { PyErr_SetString(PyExc_ValueError, "no card to play"); return NULL; }
     return PyLong_FromLong(kl_card(h, pub, seat, leader, trick, n, won, bids, first));
@@ -273,13 +282,8 @@ static PyObject *py_play_out(PyObject *self, PyObject *args) {
     int leader, first, t[4], w[4], bids[4];
     mask h[4], p[4];
     if (!PyArg_ParseTuple(args, "OOiOOOp", &ho, &po, &leader, &to, &wo, &bo, &first)) return NULL;
-    if (read_masks(ho, h, "hands") < 0 || read_masks(po, p, "pub") < 0) return NULL;
-    int n = read_ints(to, t, 3, "trick");
-    if (n < 0 || check_cards(t, n) < 0) return NULL;
-    if (read_ints(wo, w, 4, "won") != 4 || read_ints(bo, bids, 4, "bids") != 4) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "won and bids: 4 values each");
-        return NULL;
-    }
+    int n = read_position(ho, po, to, wo, bo, h, p, t, w, bids);
+    if (n < 0) return NULL;
     if (leader < 0 || leader > 3) { PyErr_SetString(PyExc_ValueError, "a seat is 0..3"); return NULL; }
     int seat = (leader + n) & 3;
     for (int guard = 0; guard < 52; guard++) {
