@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import random
 
+import engine.bots.search as search
+import engine.bots.strong as strong
 from engine import player_view
 from engine.bots import decide
 from engine.bots.inference import knowledge
-from engine.bots.sampler import sample_worlds
+from engine.bots.sampler import Infeasible, sample_worlds
 from engine.bots.search import PlayEvidence, SearchBot, search_values
 from engine.bots.strong import evaluate_cards, resample
 from engine.cards import mask_cards
@@ -84,3 +86,14 @@ def test_with_play_evidence_deterministic_legal_and_from_the_view_only() -> None
             assert bot.choose(twin_view, random.Random(5)) == a
             checked += 1
     assert checked >= 8
+
+
+def test_it_falls_back_on_the_heuristic_if_sampling_fails(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The hard level must always answer: if no world could be drawn, it plays the heuristic's move."""
+    def fail(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise Infeasible("test")
+
+    monkeypatch.setattr(search, "sample_worlds", fail)
+    monkeypatch.setattr(strong, "sample_hands", fail)
+    for _, _, view in walk("search-fallback", heuristic, tricks=2):
+        assert decide("strong", view, 1) == decide("heuristic", view, 1)
