@@ -16,7 +16,9 @@ import argparse
 import math
 import statistics
 import time
+from collections.abc import Callable
 from multiprocessing import Pool
+from typing import Any
 
 from greedy_playout import greedy_play_out
 
@@ -25,43 +27,44 @@ from engine.bots import decide, register
 from engine.bots.search import SearchBot
 from engine.bots.strong import StrongBot
 
+#: The search bot's variants by generation: each generation's settings as they were when its runs were made
+#: (v2 before the play evidence, v3 and v4 at 4 times as many worlds, before 16 became the default), then the
+#: variant's own changes.  A name is ``GENERATION-VARIANT``, e.g. ``v3-m01``.
+GENERATIONS: dict[str, tuple[dict[str, Any], dict[str, dict[str, Any]]]] = {
+    "v2": ({"play_miss": 1.0, "oversample": 1}, {
+        "o1": {}, "d0": {"depth": 0},  # d0: no tree, the same budget (the first strong bot with more play-outs)
+        "b1440": {"budget": 1440}, "d6": {"depth": 6}, "e3": {"expand_after": 3}, "e12": {"expand_after": 12},
+        "c03": {"exploration": 0.3}, "c12": {"exploration": 1.2},
+        "s05": {"sigma": 0.5, "oversample": 4}, "s03": {"sigma": 0.3, "oversample": 4},
+        "o4": {"oversample": 4}, "o8": {"oversample": 8}, "o16": {"oversample": 16},
+        "d0-o4": {"depth": 0, "oversample": 4}, "bo4": {"bid_oversample": 4},
+    }),
+    # the other seats' earlier cards as evidence (PlayEvidence): a miss multiplies a world's weight by m
+    "v3": ({"oversample": 4}, {
+        "m01": {"play_miss": 0.1}, "m03": {"play_miss": 0.3}, "m05": {"play_miss": 0.5},
+        "m01-o8": {"play_miss": 0.1, "oversample": 8}, "m03-o8": {"play_miss": 0.3, "oversample": 8},
+        "m01-d0": {"play_miss": 0.1, "depth": 0},
+    }),
+    # with the C kernel the play-outs are about 40 times cheaper: more worlds, more bid simulations
+    "v4": ({"oversample": 4}, {
+        "o8": {"oversample": 8}, "o16": {"oversample": 16}, "bb4800": {"bid_budget": 4800},
+        "bonus0": {"bid_bonus": 0.0}, "bonus5": {"bid_bonus": 0.5}, "bonus65": {"bid_bonus": 0.65},
+    }),
+}
+
+
+def _search_bot(settings: dict[str, Any]) -> Callable[[], SearchBot]:
+    return lambda: SearchBot(**settings)
+
+
 #: Variants of the strong bots; the first name of ``--variants`` is the one the others are compared with.
-VARIANTS = {
+VARIANTS: dict[str, Callable[[], Any]] = {
     # the runs up to v4 compared with the first strong bot, then called strong (now strong-v1)
     "strong-greedy": lambda: StrongBot(playout=greedy_play_out),  # play-outs in which every seat sees all hands
     "strong-p480": lambda: StrongBot(play_budget=480),
     "strong-b600": lambda: StrongBot(bid_budget=600),
-    # variants of the search bot (strong-search then, strong now); oversample=1 where the run was made before
-    # 4 became its default
-    "v2-o1": lambda: SearchBot(oversample=1),
-    "v2-d0": lambda: SearchBot(depth=0, oversample=1),  # no tree, the same budget: strong with more play-outs
-    "v2-b1440": lambda: SearchBot(budget=1440, oversample=1),
-    "v2-d6": lambda: SearchBot(depth=6, oversample=1),
-    "v2-e3": lambda: SearchBot(expand_after=3, oversample=1),
-    "v2-e12": lambda: SearchBot(expand_after=12, oversample=1),
-    "v2-c03": lambda: SearchBot(exploration=0.3, oversample=1),
-    "v2-c12": lambda: SearchBot(exploration=1.2, oversample=1),
-    "v2-s05": lambda: SearchBot(sigma=0.5, oversample=4),
-    "v2-s03": lambda: SearchBot(sigma=0.3, oversample=4),
-    "v2-o4": lambda: SearchBot(oversample=4),
-    "v2-o8": lambda: SearchBot(oversample=8),
-    "v2-o16": lambda: SearchBot(oversample=16),
-    "v2-d0-o4": lambda: SearchBot(depth=0, oversample=4),
-    "v2-bo4": lambda: SearchBot(bid_oversample=4),  # the bids' deals resampled too
-    # v3: the other seats' earlier cards as evidence (PlayEvidence), a miss multiplies a world's weight by m
-    "v3-m01": lambda: SearchBot(play_miss=0.1),
-    "v3-m03": lambda: SearchBot(play_miss=0.3),
-    "v3-m05": lambda: SearchBot(play_miss=0.5),
-    "v3-m01-o8": lambda: SearchBot(play_miss=0.1, oversample=8),
-    "v3-m03-o8": lambda: SearchBot(play_miss=0.3, oversample=8),
-    "v3-m01-d0": lambda: SearchBot(play_miss=0.1, depth=0),
-    # v4: with the C kernel the play-outs are about 20 times cheaper: more worlds, more bid simulations
-    "v4-o8": lambda: SearchBot(oversample=8),
-    "v4-o16": lambda: SearchBot(oversample=16),
-    "v4-bb4800": lambda: SearchBot(bid_budget=4800),
-    "v4-bonus0": lambda: SearchBot(bid_bonus=0.0),  # bids credited with no extra trick for the better play
-    "v4-bonus5": lambda: SearchBot(bid_bonus=0.5),
-    "v4-bonus65": lambda: SearchBot(bid_bonus=0.65),
+    **{f"{gen}-{name}": _search_bot({**base, **own})
+       for gen, (base, variants) in GENERATIONS.items() for name, own in variants.items()},
 }
 for _name, _factory in VARIANTS.items():
     register(_name, _factory)
