@@ -53,19 +53,20 @@ def wait_state(page: Any, timeout: float = 30_000) -> str:
     return str(page.evaluate(STATE_JS))
 
 
-def card_point(card: Any) -> tuple[float, float]:
-    """A point on the visible strip of a card in the fanned hand (its left edge, under the corner index)."""
-    box = card.bounding_box()
-    return box["x"] + 9, box["y"] + min(32, box["height"] / 2)
-
-
 def play_card(page: Any, card: Any, *, tap: bool = False, double: bool = False) -> None:
-    """Click (or tap) a card of the hand where a player would: on its visible strip."""
-    x, y = card_point(card)
+    """Click (or tap) a card of the hand where a player would: on its visible strip.
+
+    Through the card's locator, so Playwright waits until the card has stopped moving (a card of a new
+    deal flies in from above; a card that turns playable lifts) and checks that the point hits this
+    card, not a neighbour: a click at coordinates read mid-flight could land on another card or none."""
+    box = card.bounding_box()
+    at = {"x": 9, "y": min(32, box["height"] / 2)}
     if tap:
-        page.touchscreen.tap(x, y)
+        card.tap(position=at)
+    elif double:
+        card.dblclick(position=at)
     else:
-        page.mouse.click(x, y, click_count=2 if double else 1)
+        card.click(position=at)
 
 
 def finish_by_api(base: str, pages: dict[int, Any], match_id: int, limit: int = 600) -> dict[str, Any]:
