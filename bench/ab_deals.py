@@ -28,10 +28,10 @@ from engine.bots.search import SearchBot
 from engine.bots.strong import StrongBot
 
 #: The search bot's variants by generation: each generation's settings as they were when its runs were made
-#: (v2 before the play evidence, v3 and v4 at 4 times as many worlds, before 16 became the default), then the
-#: variant's own changes.  A name is ``GENERATION-VARIANT``, e.g. ``v3-m01``.
+#: (v2 before the play evidence, v3 and v4 at 4 times as many worlds, before 16 became the default; up to v5
+#: without the bid policy), then the variant's own changes.  A name is ``GENERATION-VARIANT``, e.g. ``v3-m01``.
 GENERATIONS: dict[str, tuple[dict[str, Any], dict[str, dict[str, Any]]]] = {
-    "v2": ({"play_miss": 1.0, "oversample": 1}, {
+    "v2": ({"play_miss": 1.0, "oversample": 1, "bid_miss": 1.0}, {
         "o1": {}, "d0": {"depth": 0},  # d0: no tree, the same budget (the first strong bot with more play-outs)
         "b1440": {"budget": 1440}, "d6": {"depth": 6}, "e3": {"expand_after": 3}, "e12": {"expand_after": 12},
         "c03": {"exploration": 0.3}, "c12": {"exploration": 1.2},
@@ -40,15 +40,22 @@ GENERATIONS: dict[str, tuple[dict[str, Any], dict[str, dict[str, Any]]]] = {
         "d0-o4": {"depth": 0, "oversample": 4}, "bo4": {"bid_oversample": 4},
     }),
     # the other seats' earlier cards as evidence (PlayEvidence): a miss multiplies a world's weight by m
-    "v3": ({"oversample": 4}, {
+    "v3": ({"oversample": 4, "bid_miss": 1.0}, {
         "m01": {"play_miss": 0.1}, "m03": {"play_miss": 0.3}, "m05": {"play_miss": 0.5},
         "m01-o8": {"play_miss": 0.1, "oversample": 8}, "m03-o8": {"play_miss": 0.3, "oversample": 8},
         "m01-d0": {"play_miss": 0.1, "depth": 0},
     }),
     # with the C kernel the play-outs are about 40 times cheaper: more worlds, more bid simulations
-    "v4": ({"oversample": 4}, {
+    "v4": ({"oversample": 4, "bid_miss": 1.0}, {
         "o8": {"oversample": 8}, "o16": {"oversample": 16}, "bb4800": {"bid_budget": 4800},
         "bonus0": {"bid_bonus": 0.0}, "bonus5": {"bid_bonus": 0.5}, "bonus65": {"bid_bonus": 0.65},
+    }),
+    # strong at 16 times the worlds drawn (v5-o16): a sharper reading of the bids, more worlds
+    "v5": ({"bid_miss": 1.0}, {
+        "o16": {}, "s05": {"sigma": 0.5}, "o32": {"oversample": 32},
+        # the bids read as the heuristic's bidding policy: a world whose hand would have bid otherwise x m
+        "bm01": {"bid_miss": 0.1}, "bm03": {"bid_miss": 0.3},
+        "bm03-o32": {"bid_miss": 0.3, "oversample": 32},
     }),
 }
 

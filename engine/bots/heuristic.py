@@ -27,11 +27,16 @@ def heuristic_bid(view: PlayerView, noise: float = 0.0, rng: random.Random | Non
     est = estimate_tricks(view.hand)
     if noise and rng is not None:
         est += rng.gauss(0.0, noise)
+    return bid_for(est, view.seat, view.totals, view.deal_number)
+
+
+def bid_for(est: float, me: int, totals: Sequence[int], deal_number: int) -> int:
+    """The heuristic's bid on a hand estimated at ``est`` tricks, at seat ``me`` with these standings (a
+    function of what the table knows, so the search bot can ask what bid a sampled hand would have made)."""
     bid = careful_bid(est)
-    if view.deal_number == 5 and view.totals:
-        me = view.seat
-        mine = view.totals[me]
-        best_other = max(t for s, t in enumerate(view.totals) if s != me)
+    if deal_number == 5 and totals:
+        mine = totals[me]
+        best_other = max(t for s, t in enumerate(totals) if s != me)
         deficit = best_other - mine
         if deficit > 0:
             # Even 13 tricks on a bid b score b + 0.1(13 - b): bid high enough to be able to catch up

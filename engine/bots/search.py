@@ -36,7 +36,8 @@ from ..cards import FULL_DECK, card_str, mask_cards
 from ..match import Action, Bid, Play
 from ..rules import legal_mask, trick_winner_index
 from ..views import PlayerView
-from .heuristic import HeuristicBot, strength
+from .evaluation import estimate_tricks
+from .heuristic import HeuristicBot, bid_for, strength
 from .inference import BID_SIGMA, deal_plays, forbidden_by_play, knowledge
 from .playout import kl_card, play_out, utility
 from .registry import register
@@ -60,6 +61,9 @@ DEFAULT_EXPLORATION = 0.6
 DEFAULT_PLAY_MISS = 0.1
 #: Play evidence reads at most this many of the other seats' latest plays of the deal.
 DEFAULT_PLAY_HORIZON = 39
+#: Bid evidence as a policy: a sampled world's weight is multiplied by this for every other seat whose bid
+#: is not the one the heuristic's bidding would have made from that world's hand (1 is off).
+DEFAULT_BID_MISS = 0.3
 
 #: One earlier play of another seat: (card, leader, trick before, tricks won before, first trick, the
 #: table's readings before, cards not yet played before, cards that seat played from there on).
@@ -136,6 +140,31 @@ class PlayEvidence:
         for seat in self.steps:
             w *= self.seat_weight(seat, hands[seat])
         return w
+
+
+def bid_policy_weights(
+    view: PlayerView, played_by: Sequence[int], worlds: list[tuple[list[int], float]], miss: float,
+) -> list[tuple[list[int], float]]:
+    """Each world's weight times ``miss`` for every other seat whose bid the heuristic's bidding
+    (:func:`.heuristic.bid_for`) would not have made from that world's dealt hand.
+
+    Sharper than the Gaussian of :func:`.inference.bid_likelihood`, which the worlds already carry: that one
+    is any careful bidder, this one the table's known policy; ``miss`` > 0 keeps every world possible.
+    """
+    assert view.seat is not None
+    checks = [(s, b) for s, b in enumerate(view.bids) if s != view.seat and b is not None]
+    cache: dict[tuple[int, int], bool] = {}
+    out = []
+    for hands, weight in worlds:
+        for s, b in checks:
+            dealt = hands[s] | played_by[s]
+            hit = cache.get((s, dealt))
+            if hit is None:
+                hit = cache[(s, dealt)] = bid_for(estimate_tricks(dealt), s, view.totals, view.deal_number) == b
+            if not hit:
+                weight *= miss
+        out.append((hands, weight))
+    return out
 
 
 class _Node:
@@ -255,7 +284,7 @@ def search_values(
     view: PlayerView, rng: random.Random, budget: int = DEFAULT_BUDGET, depth: int = DEFAULT_DEPTH,
     expand_after: int = DEFAULT_EXPAND_AFTER, exploration: float = DEFAULT_EXPLORATION,
     sigma: float = BID_SIGMA, oversample: int = DEFAULT_OVERSAMPLE, play_miss: float = DEFAULT_PLAY_MISS,
-    play_horizon: int = DEFAULT_PLAY_HORIZON,
+    play_horizon: int = DEFAULT_PLAY_HORIZON, bid_miss: float = DEFAULT_BID_MISS,
 ) -> dict[int, float]:
     """The weighted mean utility of each distinct legal card, its own later cards chosen by the search.
 
@@ -267,6 +296,8 @@ def search_values(
     legal = distinct_cards(mask_cards(view.legal_cards), kn.unseen)
     n_worlds = max(MIN_WORLDS, min(MAX_WORLDS, budget // max(1, len(legal))))
     worlds = sample_worlds(kn, view.bids, n_worlds * oversample, rng, sigma)
+    if bid_miss < 1.0:
+        worlds = bid_policy_weights(view, kn.played_by, worlds, bid_miss)
     evidence = PlayEvidence(view, play_miss, play_horizon) if play_miss < 1.0 else None
     if evidence is not None:
         worlds = [(hands, weight * evidence.weight(hands)) for hands, weight in worlds]
@@ -303,8 +334,9 @@ class SearchBot:
         expand_after: int = DEFAULT_EXPAND_AFTER, exploration: float = DEFAULT_EXPLORATION,
         sigma: float = BID_SIGMA, oversample: int = DEFAULT_OVERSAMPLE, bid_oversample: int = 1,
         play_miss: float = DEFAULT_PLAY_MISS, play_horizon: int = DEFAULT_PLAY_HORIZON,
-        bid_bonus: float = BID_TRICK_BONUS,
+        bid_bonus: float = BID_TRICK_BONUS, bid_miss: float = DEFAULT_BID_MISS,
     ) -> None:
+        self.bid_miss = bid_miss
         self.bid_bonus = bid_bonus
         self.play_miss = play_miss
         self.play_horizon = play_horizon
@@ -327,7 +359,8 @@ class SearchBot:
             if len(legal) == 1:
                 return Play(view.seat, card_str(legal[0]))
             values = search_values(view, rng, self.budget, self.depth, self.expand_after, self.exploration,
-                                   self.sigma, self.oversample, self.play_miss, self.play_horizon)
+                                   self.sigma, self.oversample, self.play_miss, self.play_horizon,
+                                   self.bid_miss)
             card = max(values, key=lambda c: (round(values[c], 6), -strength(c)))
             return Play(view.seat, card_str(card))
         except Infeasible:

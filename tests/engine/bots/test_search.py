@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import random
+from typing import Any
+
+import pytest
 
 import engine.bots.search as search
 import engine.bots.strong as strong
@@ -10,7 +13,7 @@ from engine import player_view
 from engine.bots import decide
 from engine.bots.inference import knowledge
 from engine.bots.sampler import Infeasible, sample_worlds
-from engine.bots.search import PlayEvidence, SearchBot, search_values
+from engine.bots.search import PlayEvidence, SearchBot, bid_policy_weights, search_values
 from engine.bots.strong import evaluate_cards, resample
 from engine.cards import mask_cards
 from engine.match import Action
@@ -33,7 +36,8 @@ def test_without_a_tree_it_values_cards_exactly_as_the_strong_bot() -> None:
     compared = 0
     for _, _, view in walk("search-depth0", heuristic):
         if view.legal_cards and len(mask_cards(view.legal_cards)) >= 3:
-            assert search_values(view, random.Random(9), budget=80, depth=0, oversample=1, play_miss=1.0) == \
+            assert search_values(view, random.Random(9), budget=80, depth=0, oversample=1, play_miss=1.0,
+                                 bid_miss=1.0) == \
                 evaluate_cards(view, random.Random(9), budget=80)
             compared += 1
     assert compared >= 10
@@ -72,11 +76,30 @@ def test_play_evidence_never_faults_the_real_hands_of_heuristic_players() -> Non
     assert checked >= 60 and faulted >= checked // 2
 
 
-def test_with_play_evidence_deterministic_legal_and_from_the_view_only() -> None:
-    bot = SearchBot(budget=60, bid_budget=60, expand_after=2, oversample=2, play_miss=0.2)
+def test_bid_policy_never_faults_the_real_hands_of_heuristic_bidders() -> None:
+    """Heuristic players bid by :func:`.heuristic.bid_for`: their real dealt hands always explain their bids
+    (the fifth deal's standings included), while many sampled hands do not."""
+    checked = faulted = 0
+    for state, _, view in walk("search-bid-policy", heuristic, deals=5):
+        if view.legal_cards and len(state.tricks) in (1, 6, 11) and not view.trick:
+            kn = knowledge(view)
+            real = [(list(state.hands), 1.0)]
+            assert bid_policy_weights(view, kn.played_by, real, 0.1)[0][1] == 1.0
+            worlds = sample_worlds(kn, view.bids, 20, random.Random(3))
+            faulted += any(w < 1.0 for _, w in bid_policy_weights(view, kn.played_by, worlds, 0.1))
+            checked += 1
+    assert checked >= 15 and faulted >= checked // 2
+
+
+@pytest.mark.parametrize(("evidence", "seed"), [
+    ({"play_miss": 0.2}, "search-evidence-view"),
+    ({"play_miss": 1.0, "bid_miss": 0.1}, "search-bid-policy-view"),
+])
+def test_with_evidence_deterministic_legal_and_from_the_view_only(evidence: dict[str, Any], seed: str) -> None:
+    bot = SearchBot(budget=60, bid_budget=60, expand_after=2, oversample=2, **evidence)
     rng = random.Random(8)
     checked = 0
-    for state, seat, view in walk("search-evidence-view", lambda view: bot.choose(view, random.Random(5))):
+    for state, seat, view in walk(seed, lambda view: bot.choose(view, random.Random(5))):
         a = bot.choose(view, random.Random(5))
         assert a == bot.choose(view, random.Random(5))
         if view.legal_cards and len(state.tricks) in (3, 7, 10):
