@@ -21,6 +21,9 @@ in the same worlds so luck cancels between them) and adds a search tree over its
 * The sampled worlds are weighted by the other seats' earlier cards of the deal as well as by their bids
   (:class:`PlayEvidence`: a card the heuristic's policy would not have played from that world's hand costs
   the world a factor ``play_miss``), then resampled from ``oversample`` times as many.
+* The bids weigh twice: as any careful bidder's (the Gaussian of :func:`.inference.bid_likelihood`, in the
+  sampler) and as the heuristic's own bidding (:func:`bid_policy_weights`: a world whose hand would have bid
+  otherwise costs a factor ``bid_miss``).
 
 The bid is ``strong-v1``'s simulation (optionally on resampled deals); the work is an iteration budget, not
 a clock, so a decision depends only on ``(view, seed)``.
