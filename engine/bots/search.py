@@ -326,8 +326,8 @@ def search_values(
 class SearchBot:
     """Sampled worlds, every legal card tried in each, and a tree over its own later decisions.
 
-    Registered as ``strong``, the ``hard`` level: against three heuristics it wins 54.5% of 800 duplicate
-    matches with a margin of +4.43 a match (``strong-v1``: 48.8%, +3.36 on the same deals; docs/bots.md).
+    Registered as ``strong``, the ``hard`` level: against three heuristics it wins 55.25% of 800 duplicate
+    matches with a margin of +4.62 a match (``strong-v1``: 48.8%, +3.36 on the same deals; docs/bots.md).
     """
 
     name = "strong"
