@@ -7,6 +7,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
 #include <stdint.h>
 
 typedef uint64_t mask;
@@ -210,6 +211,135 @@ static int kl_card(const mask *h, const mask *pub, int seat, int leader, const i
     return best;
 }
 
+/* --- The belief's Markov chain (engine/bots/posterior.py, py_refine and SeatModel.factor) --------- */
+
+static inline int rank_bits(mask hand, int suit) { return (int)((hand >> (13 * suit)) & 8191); }
+
+/* evaluation.estimate_tricks, the same additions in the same order (so the same double). */
+static double estimate_tricks(mask hand) {
+    double est = 0.0;
+    int sp = rank_bits(hand, 0), ns = __builtin_popcount(sp), honours = 0;
+    if (sp >> 12 & 1) { est += 1.0; honours++; }
+    if (sp >> 11 & 1) { est += ns >= 2 ? 1.0 : 0.3; honours++; }
+    if (sp >> 10 & 1) { est += ns >= 3 ? 1.0 : 0.4; honours++; }
+    if ((sp >> 9 & 1) && ns >= 4) est += 0.3;
+    if (ns > 4) est += 0.5 * (ns - 4);
+    int spare = ns - honours - (ns > 4 ? ns - 4 : 0);
+    if (spare < 0) spare = 0;
+    for (int s = 1; s < 4; s++) {
+        int bits = rank_bits(hand, s), n = __builtin_popcount(bits);
+        int ace = bits >> 12 & 1, king = bits >> 11 & 1, queen = bits >> 10 & 1;
+        if (ace) est += n <= 6 ? 1.0 : 0.7;
+        if (king) {
+            if (ace) est += n <= 5 ? 0.8 : 0.4;
+            else if (n >= 2) est += n <= 5 ? 0.5 : 0.3;
+            else est += 0.1;
+        }
+        if (queen) {
+            if (ace || king) est += (n >= 3 && n <= 5) ? 0.5 : 0.2;
+            else if (n >= 3) est += 0.25;
+        }
+        if (spare > 0 && n <= 2) {
+            static const double ruffs[3] = {1.0, 0.7, 0.5};
+            double ruff = ruffs[n];
+            int use = spare < 3 - n ? spare : 3 - n;
+            if (n < 2) {
+                double part = (double)use / (3 - n);
+                est += ruff * (part < 1.0 ? part : 1.0);
+            } else {
+                est += ruff;
+            }
+            spare -= use;
+        }
+    }
+    return est;
+}
+
+#define BID_FACTOR 0.88
+
+/* heuristic.bid_for on top of evaluation.careful_bid. */
+static int bid_for(double est, int me, const int *totals, int deal_number) {
+    int bid = (int)(est * BID_FACTOR + 0.1);
+    if (bid < 1) bid = 1;
+    if (bid > 13) bid = 13;
+    if (deal_number == 5) {
+        int mine = totals[me], best_other = 0, seen = 0;
+        for (int s = 0; s < 4; s++)
+            if (s != me && (!seen || totals[s] > best_other)) { best_other = totals[s]; seen = 1; }
+        int deficit = best_other - mine;
+        if (deficit > 0) {
+            int need = (deficit + 10 + 9) / 10;
+            if (need > bid) {
+                int cap = (int)est + 2, m = need < cap ? need : cap;
+                bid = m > bid ? m : bid;
+                if (bid > 13) bid = 13;
+            }
+        } else if (-deficit >= 30) {
+            int low_bid = (int)(est * 0.8);
+            if (low_bid < bid) bid = low_bid;
+            if (bid < 1) bid = 1;
+        }
+    }
+    return bid;
+}
+
+#define STEP_INTS 18
+#define MAX_STEPS 52
+
+typedef struct {
+    int seat, card, leader, n, trick[3], won[4], first;
+    mask pub[4], left, since;
+} step;
+
+typedef struct {
+    int me, deal_number, bids[4], pe_bids[4], totals[4], nsteps;
+    mask allowed[4], played_by[4];
+    double sigma, bid_miss, play_miss;
+    step steps[MAX_STEPS];
+} seat_model;
+
+static double seat_factor(const seat_model *m, int seat, mask hand) {
+    double w = 1.0;
+    int b = m->bids[seat];
+    if (b >= 0) {
+        double est = estimate_tricks(hand | m->played_by[seat]);
+        double diff = b + 0.4 - est * BID_FACTOR;
+        w = exp(-diff * diff / (2 * m->sigma * m->sigma)) + 0.02;
+        if (m->bid_miss < 1.0 && bid_for(est, seat, m->totals, m->deal_number) != b) w *= m->bid_miss;
+    }
+    if (m->play_miss < 1.0) {
+        for (int i = 0; i < m->nsteps; i++) {
+            const step *st = &m->steps[i];
+            if (st->seat != seat) continue;
+            mask then = hand | st->since;
+            mask lg = legal_mask(then, st->trick, st->n, st->first);
+            if (!(lg & (lg - 1))) continue;
+            mask h[4] = {0, 0, 0, 0};
+            h[seat] = then;
+            h[(seat + 1) & 3] = st->left & ~then;
+            if (kl_card(h, st->pub, seat, st->leader, st->trick, st->n, st->won, m->pe_bids, st->first) != st->card)
+                w *= m->play_miss;
+        }
+    }
+    return w;
+}
+
+typedef struct { uint64_t state; } splitmix;
+
+static inline uint64_t sm_next(splitmix *r) {
+    uint64_t z = (r->state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+static inline int sm_below(splitmix *r, int n) { return (int)(((sm_next(r) >> 32) * (uint64_t)n) >> 32); }
+static inline double sm_uniform(splitmix *r) { return (double)(sm_next(r) >> 11) * (1.0 / 9007199254740992.0); }
+
+static inline int nth_card(mask hand, int i) {
+    while (i-- > 0) hand &= hand - 1;
+    return low(hand);
+}
+
 /* --- Python bindings ---------------------------------------------------------------------------- */
 
 static int read_masks(PyObject *seq, mask *out, const char *what) {
@@ -306,9 +436,128 @@ static PyObject *py_play_out(PyObject *self, PyObject *args) {
     return Py_BuildValue("[iiii]", w[0], w[1], w[2], w[3]);
 }
 
+static int read_ints4(PyObject *seq, int *out, const char *what) {
+    if (read_ints(seq, out, 4, what) != 4) {
+        if (!PyErr_Occurred()) PyErr_Format(PyExc_ValueError, "%s: 4 values expected", what);
+        return -1;
+    }
+    return 0;
+}
+
+/* refine(worlds, allowed, played_by, bids, totals, meta, sigma, bid_miss, play_miss, steps, seed) -> worlds */
+static PyObject *py_refine(PyObject *self, PyObject *args) {
+    PyObject *wo, *ao, *po, *bo, *to, *mo;
+    int nprop;
+    unsigned long long seed;
+    seat_model m;
+    if (!PyArg_ParseTuple(args, "OOOOOOdddiK", &wo, &ao, &po, &bo, &to, &mo, &m.sigma, &m.bid_miss, &m.play_miss,
+                          &nprop, &seed)) return NULL;
+    if (read_masks(ao, m.allowed, "allowed") < 0 || read_masks(po, m.played_by, "played_by") < 0) return NULL;
+    if (read_ints4(bo, m.bids, "bids") < 0 || read_ints4(to, m.totals, "totals") < 0) return NULL;
+    for (int q = 0; q < 4; q++) {
+        if (m.bids[q] > 13) { PyErr_SetString(PyExc_ValueError, "a bid is 1..13 (or -1 for none)"); return NULL; }
+        m.pe_bids[q] = m.bids[q] < 0 ? 0 : m.bids[q];
+    }
+    if (m.sigma <= 0) { PyErr_SetString(PyExc_ValueError, "sigma must be positive"); return NULL; }
+    PyObject *meta = PySequence_Fast(mo, "meta");
+    if (!meta) return NULL;
+    Py_ssize_t nm = PySequence_Fast_GET_SIZE(meta);
+    if (nm < 2 || (nm - 2) % STEP_INTS || (nm - 2) / STEP_INTS > MAX_STEPS) {
+        Py_DECREF(meta);
+        PyErr_SetString(PyExc_ValueError, "meta: me, deal number, then 18 numbers a step");
+        return NULL;
+    }
+    unsigned long long v[2 + STEP_INTS * MAX_STEPS];
+    for (Py_ssize_t i = 0; i < nm; i++) {
+        v[i] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(meta, i));
+        if (v[i] == (unsigned long long)-1 && PyErr_Occurred()) { Py_DECREF(meta); return NULL; }
+    }
+    Py_DECREF(meta);
+    m.me = (int)v[0];
+    m.deal_number = (int)v[1];
+    m.nsteps = (int)((nm - 2) / STEP_INTS);
+    if (m.me > 3) { PyErr_SetString(PyExc_ValueError, "a seat is 0..3"); return NULL; }
+    for (int i = 0; i < m.nsteps; i++) {
+        const unsigned long long *x = v + 2 + STEP_INTS * i;
+        step *st = &m.steps[i];
+        st->seat = (int)x[0]; st->card = (int)x[1]; st->leader = (int)x[2]; st->n = (int)x[3];
+        if (st->seat > 3 || st->leader > 3 || st->card > 51 || st->n > 3) {
+            PyErr_SetString(PyExc_ValueError, "a step: seat and leader 0..3, a card 0..51, at most 3 on the table");
+            return NULL;
+        }
+        for (int j = 0; j < 3; j++) {
+            st->trick[j] = (int)x[4 + j];
+            if (st->trick[j] > 51) { PyErr_SetString(PyExc_ValueError, "a card is 0..51"); return NULL; }
+        }
+        for (int j = 0; j < 4; j++) st->won[j] = (int)x[7 + j];
+        st->first = x[11] != 0;
+        for (int j = 0; j < 4; j++) st->pub[j] = x[12 + j];
+        st->left = x[16];
+        st->since = x[17];
+    }
+    int others[3], k = 0;
+    for (int s = 0; s < 4; s++) if (s != m.me) others[k++] = s;
+    const int pairs[3][2] = {{others[0], others[1]}, {others[0], others[2]}, {others[1], others[2]}};
+    PyObject *worlds = PySequence_Fast(wo, "worlds");
+    if (!worlds) return NULL;
+    Py_ssize_t nw = PySequence_Fast_GET_SIZE(worlds);
+    PyObject *out = PyList_New(nw);
+    if (!out) { Py_DECREF(worlds); return NULL; }
+    splitmix rng = {seed};
+    for (Py_ssize_t wi = 0; wi < nw; wi++) {
+        mask h[4];
+        if (read_masks(PySequence_Fast_GET_ITEM(worlds, wi), h, "a world") < 0) {
+            Py_DECREF(worlds); Py_DECREF(out); return NULL;
+        }
+        double f[4] = {0, 0, 0, 0};
+        for (int i = 0; i < 3; i++) f[others[i]] = seat_factor(&m, others[i], h[others[i]]);
+        for (int it = 0; it < nprop; it++) {
+            int p = sm_below(&rng, 3), a = pairs[p][0], b = pairs[p][1];
+            mask ha = h[a], hb = h[b];
+            int i = ha ? sm_below(&rng, popcount(ha)) : 0;
+            int j = hb ? sm_below(&rng, popcount(hb)) : 0;
+            double u = sm_uniform(&rng);
+            if (!ha || !hb) continue;
+            int x = nth_card(ha, i), y = nth_card(hb, j);
+            if (!(m.allowed[b] >> x & 1) || !(m.allowed[a] >> y & 1)) continue;
+            mask swap = ((mask)1 << x) ^ ((mask)1 << y);
+            mask na = ha ^ swap, nb = hb ^ swap;
+            double fa = seat_factor(&m, a, na), fb = seat_factor(&m, b, nb);
+            if (u * (f[a] * f[b]) < fa * fb) { h[a] = na; h[b] = nb; f[a] = fa; f[b] = fb; }
+        }
+        PyObject *world = Py_BuildValue("[KKKK]", (unsigned long long)h[0], (unsigned long long)h[1],
+                                        (unsigned long long)h[2], (unsigned long long)h[3]);
+        if (!world) { Py_DECREF(worlds); Py_DECREF(out); return NULL; }
+        PyList_SET_ITEM(out, wi, world);
+    }
+    Py_DECREF(worlds);
+    return out;
+}
+
+/* estimate_tricks(hand) and bid_for(est, me, totals, deal_number), for the tests that compare them. */
+static PyObject *py_estimate_tricks(PyObject *self, PyObject *args) {
+    unsigned long long hand;
+    if (!PyArg_ParseTuple(args, "K", &hand)) return NULL;
+    return PyFloat_FromDouble(estimate_tricks(hand));
+}
+
+static PyObject *py_bid_for(PyObject *self, PyObject *args) {
+    double est;
+    int me, deal, totals[4];
+    PyObject *to;
+    if (!PyArg_ParseTuple(args, "diOi", &est, &me, &to, &deal)) return NULL;
+    if (read_ints4(to, totals, "totals") < 0) return NULL;
+    if (me < 0 || me > 3) { PyErr_SetString(PyExc_ValueError, "a seat is 0..3"); return NULL; }
+    return PyLong_FromLong(bid_for(est, me, totals, deal));
+}
+
 static PyMethodDef methods[] = {
     {"kl_card", py_kl_card, METH_VARARGS, "kl_card(h, pub, seat, leader, trick, won, bids, first) -> card"},
     {"play_out", py_play_out, METH_VARARGS, "play_out(hands, pub, leader, trick, won, bids, first) -> tricks won"},
+    {"refine", py_refine, METH_VARARGS,
+     "refine(worlds, allowed, played_by, bids, totals, meta, sigma, bid_miss, play_miss, steps, seed) -> worlds"},
+    {"estimate_tricks", py_estimate_tricks, METH_VARARGS, "estimate_tricks(hand) -> tricks"},
+    {"bid_for", py_bid_for, METH_VARARGS, "bid_for(est, me, totals, deal_number) -> bid"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -254,5 +254,7 @@ def _kernel() -> ModuleType | None:
 _KERNEL = _kernel()
 #: Whether the C kernel plays the play-outs (it plays the same cards: tests/engine/bots/test_kernel.py).
 KERNEL = _KERNEL is not None
+#: The C kernel's module, for the functions that are not play-outs (:func:`.posterior.refine`); None without it.
+KERNEL_MODULE = _KERNEL
 play_out: _PlayOut = _KERNEL.play_out if _KERNEL else py_play_out
 kl_card: _KlCard = _KERNEL.kl_card if _KERNEL else py_kl_card

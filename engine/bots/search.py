@@ -35,14 +35,14 @@ import math
 import random
 from collections.abc import Sequence
 
-from ..cards import FULL_DECK, card_str, mask_cards
+from ..cards import card_str, mask_cards
 from ..match import Action, Bid, Play
 from ..rules import legal_mask, trick_winner_index
 from ..views import PlayerView
-from .evaluation import estimate_tricks
-from .heuristic import HeuristicBot, bid_for, strength
-from .inference import BID_SIGMA, deal_plays, forbidden_by_play, knowledge
+from .heuristic import HeuristicBot, strength
+from .inference import BID_SIGMA, forbidden_by_play, knowledge
 from .playout import kl_card, play_out, utility
+from .posterior import DEFAULT_PLAY_HORIZON, PlayEvidence, SeatModel, bid_policy_weights, refine
 from .registry import register
 from .sampler import Infeasible, sample_worlds
 from .strong import BID_TRICK_BONUS, DEFAULT_BID_BUDGET, MIN_WORLDS, distinct_cards, resample, strong_bid
@@ -62,113 +62,11 @@ DEFAULT_EXPLORATION = 0.6
 #: Play evidence: a sampled world's weight is multiplied by this for every earlier card of another seat
 #: that the heuristic's policy, in that world, would not have played (0 would rule such worlds out; 1 is off).
 DEFAULT_PLAY_MISS = 0.1
-#: Play evidence reads at most this many of the other seats' latest plays of the deal.
-DEFAULT_PLAY_HORIZON = 39
 #: Bid evidence as a policy: a sampled world's weight is multiplied by this for every other seat whose bid
 #: is not the one the heuristic's bidding would have made from that world's hand (1 is off).
 DEFAULT_BID_MISS = 0.3
-
-#: One earlier play of another seat: (card, leader, trick before, tricks won before, first trick, the
-#: table's readings before, cards not yet played before, cards that seat played from there on).
-_Step = tuple[int, int, tuple[int, ...], tuple[int, ...], bool, tuple[int, ...], int, int]
-
-
-class PlayEvidence:
-    """The other seats' earlier cards of the deal as soft evidence about their hands.
-
-    For each earlier play of another seat the position is rebuilt from the public history (the trick,
-    the tricks won, the table's readings of forced plays so far, the cards not yet played) and the seat's
-    hand then is the sampled hand plus the cards it has played since.  If in that hand
-    :func:`.playout.kl_card` (the heuristic's play from what that seat knew) would have played another
-    card, the world's weight is multiplied by ``miss``.  Forced plays carry no evidence.  It reads the
-    sampled hands of the other seats only, as the bid evidence does: never a real hidden hand.
-    """
-
-    def __init__(self, view: PlayerView, miss: float, horizon: int = DEFAULT_PLAY_HORIZON) -> None:
-        assert view.seat is not None
-        me = view.seat
-        self.miss = miss
-        self.bids = [b or 0 for b in view.bids]
-        history = deal_plays(view)
-        played_by = [0, 0, 0, 0]
-        for plays, _ in history:
-            for seat, c in plays:
-                played_by[seat] |= 1 << c
-        steps: list[tuple[int, _Step]] = []
-        pub = [FULL_DECK] * 4
-        left = FULL_DECK
-        won = [0, 0, 0, 0]
-        for plays, first in history:
-            leader = plays[0][0]
-            trick: list[int] = []
-            for seat, c in plays:
-                if seat != me:
-                    since = played_by[seat] & left
-                    steps.append((seat, (c, leader, tuple(trick), tuple(won), first, tuple(pub), left, since)))
-                pub[seat] &= ~forbidden_by_play(trick, c, first)
-                trick.append(c)
-                left &= ~(1 << c)
-            if len(trick) == 4:
-                won[(leader + trick_winner_index(trick)) & 3] += 1
-        if horizon < len(steps):
-            steps = steps[len(steps) - horizon:] if horizon > 0 else []
-        self.steps: dict[int, list[_Step]] = {}
-        for seat, step in steps:
-            self.steps.setdefault(seat, []).append(step)
-        self.cache: dict[tuple[int, int], float] = {}
-
-    def seat_weight(self, seat: int, hand: int) -> float:
-        key = (seat, hand)
-        w = self.cache.get(key)
-        if w is not None:
-            return w
-        w = 1.0
-        bids = self.bids
-        h = [0, 0, 0, 0]
-        other = (seat + 1) & 3
-        for c, leader, trick, won, first, pub, left, since in self.steps.get(seat, ()):
-            then = hand | since
-            lg = legal_mask(then, trick, first)
-            if not lg & (lg - 1):
-                continue
-            h[seat] = then
-            h[other] = left & ~then
-            if kl_card(h, pub, seat, leader, trick, won, bids, first) != c:
-                w *= self.miss
-        self.cache[key] = w
-        return w
-
-    def weight(self, hands: Sequence[int]) -> float:
-        w = 1.0
-        for seat in self.steps:
-            w *= self.seat_weight(seat, hands[seat])
-        return w
-
-
-def bid_policy_weights(
-    view: PlayerView, played_by: Sequence[int], worlds: list[tuple[list[int], float]], miss: float,
-) -> list[tuple[list[int], float]]:
-    """Each world's weight times ``miss`` for every other seat whose bid the heuristic's bidding
-    (:func:`.heuristic.bid_for`) would not have made from that world's dealt hand.
-
-    Sharper than the Gaussian of :func:`.inference.bid_likelihood`, which the worlds already carry: that one
-    is any careful bidder, this one the table's known policy; ``miss`` > 0 keeps every world possible.
-    """
-    assert view.seat is not None
-    checks = [(s, b) for s, b in enumerate(view.bids) if s != view.seat and b is not None]
-    cache: dict[tuple[int, int], bool] = {}
-    out = []
-    for hands, weight in worlds:
-        for s, b in checks:
-            dealt = hands[s] | played_by[s]
-            hit = cache.get((s, dealt))
-            if hit is None:
-                hit = cache[(s, dealt)] = bid_for(estimate_tricks(dealt), s, view.totals, view.deal_number) == b
-            if not hit:
-                weight *= miss
-        out.append((hands, weight))
-    return out
-
+#: Metropolis–Hastings proposals per kept world (:func:`.posterior.refine`; 0 is off).
+DEFAULT_MCMC_STEPS = 0
 
 class _Node:
     """One own later decision: per representative card ``[weight sum, weighted reward sum, visits]``."""
@@ -288,6 +186,7 @@ def search_values(
     expand_after: int = DEFAULT_EXPAND_AFTER, exploration: float = DEFAULT_EXPLORATION,
     sigma: float = BID_SIGMA, oversample: int = DEFAULT_OVERSAMPLE, play_miss: float = DEFAULT_PLAY_MISS,
     play_horizon: int = DEFAULT_PLAY_HORIZON, bid_miss: float = DEFAULT_BID_MISS,
+    mcmc_steps: int = DEFAULT_MCMC_STEPS, max_worlds: int = MAX_WORLDS,
 ) -> dict[int, float]:
     """The weighted mean utility of each distinct legal card, its own later cards chosen by the search.
 
@@ -297,7 +196,7 @@ def search_values(
     me = view.seat
     kn = knowledge(view)
     legal = distinct_cards(mask_cards(view.legal_cards), kn.unseen)
-    n_worlds = max(MIN_WORLDS, min(MAX_WORLDS, budget // max(1, len(legal))))
+    n_worlds = max(MIN_WORLDS, min(max_worlds, budget // max(1, len(legal))))
     worlds = sample_worlds(kn, view.bids, n_worlds * oversample, rng, sigma)
     if bid_miss < 1.0:
         worlds = bid_policy_weights(view, kn.played_by, worlds, bid_miss)
@@ -306,6 +205,9 @@ def search_values(
         worlds = [(hands, weight * evidence.weight(hands)) for hands, weight in worlds]
     if oversample > 1:
         worlds = resample(worlds, n_worlds, rng)
+    if mcmc_steps > 0:
+        model = SeatModel(view, kn.played_by, kn.allowed, sigma, bid_miss, play_miss, play_horizon)
+        worlds = [(hands, 1.0) for hands in refine([h for h, _ in worlds], model, mcmc_steps, rng.getrandbits(64))]
     search = _Search(me, [b or 0 for b in view.bids], view.totals, view.deal_number, depth, expand_after,
                      exploration)
     values = dict.fromkeys(legal, 0.0)
@@ -338,7 +240,10 @@ class SearchBot:
         sigma: float = BID_SIGMA, oversample: int = DEFAULT_OVERSAMPLE, bid_oversample: int = 1,
         play_miss: float = DEFAULT_PLAY_MISS, play_horizon: int = DEFAULT_PLAY_HORIZON,
         bid_bonus: float = BID_TRICK_BONUS, bid_miss: float = DEFAULT_BID_MISS,
+        mcmc_steps: int = DEFAULT_MCMC_STEPS, max_worlds: int = MAX_WORLDS,
     ) -> None:
+        self.mcmc_steps = mcmc_steps
+        self.max_worlds = max_worlds
         self.bid_miss = bid_miss
         self.bid_bonus = bid_bonus
         self.play_miss = play_miss
@@ -363,7 +268,7 @@ class SearchBot:
                 return Play(view.seat, card_str(legal[0]))
             values = search_values(view, rng, self.budget, self.depth, self.expand_after, self.exploration,
                                    self.sigma, self.oversample, self.play_miss, self.play_horizon,
-                                   self.bid_miss)
+                                   self.bid_miss, self.mcmc_steps, self.max_worlds)
             card = max(values, key=lambda c: (round(values[c], 6), -strength(c)))
             return Play(view.seat, card_str(card))
         except Infeasible:
