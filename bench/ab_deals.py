@@ -57,6 +57,25 @@ GENERATIONS: dict[str, tuple[dict[str, Any], dict[str, dict[str, Any]]]] = {
         "bm01": {"bid_miss": 0.1}, "bm03": {"bid_miss": 0.3},
         "bm03-o32": {"bid_miss": 0.3, "oversample": 32},
     }),
+    # the worlds moved by a Markov chain towards the evidence (posterior.refine): mcN proposals per world
+    "v6": ({}, {
+        "base": {}, "mc100": {"mcmc_steps": 100}, "mc300": {"mcmc_steps": 300},
+        "mc300-o4": {"mcmc_steps": 300, "oversample": 4}, "mc1000-o4": {"mcmc_steps": 1000, "oversample": 4},
+        "mc300-o4-m03": {"mcmc_steps": 300, "oversample": 4, "play_miss": 0.03},
+        "mc1000-o4-m01": {"mcmc_steps": 1000, "oversample": 4, "play_miss": 0.01},
+        "mc300-o1": {"mcmc_steps": 300, "oversample": 1},
+        "mc300-o4-w320": {"mcmc_steps": 300, "oversample": 4, "max_worlds": 320, "budget": 1440},
+        "mc300-o4-d0": {"mcmc_steps": 300, "oversample": 4, "depth": 0},
+        # sharper evidence, now that the chain finds the worlds that fit it
+        "mc500-o1-m03-bm01": {"mcmc_steps": 500, "oversample": 1, "play_miss": 0.03, "bid_miss": 0.1},
+        "mc1000-o1-m01-bm005": {"mcmc_steps": 1000, "oversample": 1, "play_miss": 0.01, "bid_miss": 0.05},
+    }),
+    # the chain with sharper evidence (v6-mc500-o1-m03-bm01)
+    "v7": ({"mcmc_steps": 500, "oversample": 1, "play_miss": 0.03, "bid_miss": 0.1}, {
+        "base": {},
+        "m01-bm005": {"mcmc_steps": 1000, "play_miss": 0.01, "bid_miss": 0.05},
+        "bonus2": {"bid_bonus": 0.2}, "bonus5": {"bid_bonus": 0.5},
+    }),
 }
 
 
