@@ -27,11 +27,17 @@ from engine.bots import decide, register
 from engine.bots.search import SearchBot
 from engine.bots.strong import StrongBot
 
+#: The search bot's defaults from the bid policy (v5-bm03) until the chain (v7): generations v2 to v6 start
+#: from them, so that their variants keep the settings they were measured with after the defaults moved on.
+UNTIL_V7: dict[str, Any] = {"oversample": 16, "play_miss": 0.1, "bid_miss": 0.3, "mcmc_steps": 0,
+                            "bid_standings": False}
+
 #: The search bot's variants by generation: each generation's settings as they were when its runs were made
 #: (v2 before the play evidence, v3 and v4 at 4 times as many worlds, before 16 became the default; up to v5
-#: without the bid policy), then the variant's own changes.  A name is ``GENERATION-VARIANT``, e.g. ``v3-m01``.
+#: without the bid policy; v7 before the later bidders' standings), then the variant's own changes.  A name is
+#: ``GENERATION-VARIANT``, e.g. ``v3-m01``.
 GENERATIONS: dict[str, tuple[dict[str, Any], dict[str, dict[str, Any]]]] = {
-    "v2": ({"play_miss": 1.0, "oversample": 1, "bid_miss": 1.0}, {
+    "v2": ({**UNTIL_V7, "play_miss": 1.0, "oversample": 1, "bid_miss": 1.0}, {
         "o1": {}, "d0": {"depth": 0},  # d0: no tree, the same budget (the first strong bot with more play-outs)
         "b1440": {"budget": 1440}, "d6": {"depth": 6}, "e3": {"expand_after": 3}, "e12": {"expand_after": 12},
         "c03": {"exploration": 0.3}, "c12": {"exploration": 1.2},
@@ -40,25 +46,25 @@ GENERATIONS: dict[str, tuple[dict[str, Any], dict[str, dict[str, Any]]]] = {
         "d0-o4": {"depth": 0, "oversample": 4}, "bo4": {"bid_oversample": 4},
     }),
     # the other seats' earlier cards as evidence (PlayEvidence): a miss multiplies a world's weight by m
-    "v3": ({"oversample": 4, "bid_miss": 1.0}, {
+    "v3": ({**UNTIL_V7, "oversample": 4, "bid_miss": 1.0}, {
         "m01": {"play_miss": 0.1}, "m03": {"play_miss": 0.3}, "m05": {"play_miss": 0.5},
         "m01-o8": {"play_miss": 0.1, "oversample": 8}, "m03-o8": {"play_miss": 0.3, "oversample": 8},
         "m01-d0": {"play_miss": 0.1, "depth": 0},
     }),
     # with the C kernel the play-outs are about 40 times cheaper: more worlds, more bid simulations
-    "v4": ({"oversample": 4, "bid_miss": 1.0}, {
+    "v4": ({**UNTIL_V7, "oversample": 4, "bid_miss": 1.0}, {
         "o8": {"oversample": 8}, "o16": {"oversample": 16}, "bb4800": {"bid_budget": 4800},
         "bonus0": {"bid_bonus": 0.0}, "bonus5": {"bid_bonus": 0.5}, "bonus65": {"bid_bonus": 0.65},
     }),
     # strong at 16 times the worlds drawn (v5-o16): a sharper reading of the bids, more worlds
-    "v5": ({"bid_miss": 1.0}, {
+    "v5": ({**UNTIL_V7, "bid_miss": 1.0}, {
         "o16": {}, "s05": {"sigma": 0.5}, "o32": {"oversample": 32},
         # the bids read as the heuristic's bidding policy: a world whose hand would have bid otherwise x m
         "bm01": {"bid_miss": 0.1}, "bm03": {"bid_miss": 0.3},
         "bm03-o32": {"bid_miss": 0.3, "oversample": 32},
     }),
     # the worlds moved by a Markov chain towards the evidence (posterior.refine): mcN proposals per world
-    "v6": ({}, {
+    "v6": (UNTIL_V7, {
         "base": {}, "mc100": {"mcmc_steps": 100}, "mc300": {"mcmc_steps": 300},
         "mc300-o4": {"mcmc_steps": 300, "oversample": 4}, "mc1000-o4": {"mcmc_steps": 1000, "oversample": 4},
         "mc300-o4-m03": {"mcmc_steps": 300, "oversample": 4, "play_miss": 0.03},
@@ -70,11 +76,13 @@ GENERATIONS: dict[str, tuple[dict[str, Any], dict[str, dict[str, Any]]]] = {
         "mc500-o1-m03-bm01": {"mcmc_steps": 500, "oversample": 1, "play_miss": 0.03, "bid_miss": 0.1},
         "mc1000-o1-m01-bm005": {"mcmc_steps": 1000, "oversample": 1, "play_miss": 0.01, "bid_miss": 0.05},
     }),
-    # the chain with sharper evidence (v6-mc500-o1-m03-bm01)
-    "v7": ({"mcmc_steps": 500, "oversample": 1, "play_miss": 0.03, "bid_miss": 0.1}, {
+    # the chain with sharper evidence (v6-mc500-o1-m03-bm01); v7-bst is strong since 2026-12-02
+    "v7": ({"mcmc_steps": 500, "oversample": 1, "play_miss": 0.03, "bid_miss": 0.1, "bid_standings": False}, {
         "base": {},
         "m01-bm005": {"mcmc_steps": 1000, "play_miss": 0.01, "bid_miss": 0.05},
         "bonus2": {"bid_bonus": 0.2}, "bonus5": {"bid_bonus": 0.5},
+        # later bidders in its bid simulation bid as the heuristic does, the fifth deal's standings included
+        "bst": {"bid_standings": True},
     }),
 }
 

@@ -49,24 +49,24 @@ from .strong import BID_TRICK_BONUS, DEFAULT_BID_BUDGET, MIN_WORLDS, distinct_ca
 
 #: Simulations per card decision, shared among the distinct legal cards.
 DEFAULT_BUDGET = 720
-#: At most this many sampled worlds per decision (the rest of the budget deepens the tree).
+#: At most this many sampled worlds per decision, each played out once per distinct legal card.
 MAX_WORLDS = 160
 #: How many of its own later decisions the tree covers.
 DEFAULT_DEPTH = 3
 #: A node plays the heuristic's card until it has been reached this many times.
 DEFAULT_EXPAND_AFTER = 6
-#: Worlds drawn per world kept: the kept ones are resampled by their bid-evidence weights.
-DEFAULT_OVERSAMPLE = 16
+#: Worlds drawn per world kept (resampled by their evidence weights); 1 when the chain does the work.
+DEFAULT_OVERSAMPLE = 1
 #: UCB1's exploration constant, in units of the utility's scale (a deal's points, or the match win).
 DEFAULT_EXPLORATION = 0.6
 #: Play evidence: a sampled world's weight is multiplied by this for every earlier card of another seat
 #: that the heuristic's policy, in that world, would not have played (0 would rule such worlds out; 1 is off).
-DEFAULT_PLAY_MISS = 0.1
+DEFAULT_PLAY_MISS = 0.03
 #: Bid evidence as a policy: a sampled world's weight is multiplied by this for every other seat whose bid
 #: is not the one the heuristic's bidding would have made from that world's hand (1 is off).
-DEFAULT_BID_MISS = 0.3
+DEFAULT_BID_MISS = 0.1
 #: Metropolis–Hastings proposals per kept world (:func:`.posterior.refine`; 0 is off).
-DEFAULT_MCMC_STEPS = 0
+DEFAULT_MCMC_STEPS = 500
 
 class _Node:
     """One own later decision: per representative card ``[weight sum, weighted reward sum, visits]``."""
@@ -198,13 +198,14 @@ def search_values(
     legal = distinct_cards(mask_cards(view.legal_cards), kn.unseen)
     n_worlds = max(MIN_WORLDS, min(max_worlds, budget // max(1, len(legal))))
     worlds = sample_worlds(kn, view.bids, n_worlds * oversample, rng, sigma)
-    if bid_miss < 1.0:
-        worlds = bid_policy_weights(view, kn.played_by, worlds, bid_miss)
-    evidence = PlayEvidence(view, play_miss, play_horizon) if play_miss < 1.0 else None
-    if evidence is not None:
-        worlds = [(hands, weight * evidence.weight(hands)) for hands, weight in worlds]
-    if oversample > 1:
-        worlds = resample(worlds, n_worlds, rng)
+    if oversample > 1 or mcmc_steps == 0:  # (the chain weighs the evidence itself)
+        if bid_miss < 1.0:
+            worlds = bid_policy_weights(view, kn.played_by, worlds, bid_miss)
+        evidence = PlayEvidence(view, play_miss, play_horizon) if play_miss < 1.0 else None
+        if evidence is not None:
+            worlds = [(hands, weight * evidence.weight(hands)) for hands, weight in worlds]
+        if oversample > 1:
+            worlds = resample(worlds, n_worlds, rng)
     if mcmc_steps > 0:
         model = SeatModel(view, kn.played_by, kn.allowed, sigma, bid_miss, play_miss, play_horizon)
         worlds = [(hands, 1.0) for hands in refine([h for h, _ in worlds], model, mcmc_steps, rng.getrandbits(64))]
@@ -240,8 +241,9 @@ class SearchBot:
         sigma: float = BID_SIGMA, oversample: int = DEFAULT_OVERSAMPLE, bid_oversample: int = 1,
         play_miss: float = DEFAULT_PLAY_MISS, play_horizon: int = DEFAULT_PLAY_HORIZON,
         bid_bonus: float = BID_TRICK_BONUS, bid_miss: float = DEFAULT_BID_MISS,
-        mcmc_steps: int = DEFAULT_MCMC_STEPS, max_worlds: int = MAX_WORLDS,
+        mcmc_steps: int = DEFAULT_MCMC_STEPS, max_worlds: int = MAX_WORLDS, bid_standings: bool = True,
     ) -> None:
+        self.bid_standings = bid_standings
         self.mcmc_steps = mcmc_steps
         self.max_worlds = max_worlds
         self.bid_miss = bid_miss
@@ -262,7 +264,7 @@ class SearchBot:
         try:
             if view.legal_bids:
                 return Bid(view.seat, strong_bid(view, rng, self.bid_budget, oversample=self.bid_oversample,
-                                                 bonus=self.bid_bonus))
+                                                 bonus=self.bid_bonus, standings=self.bid_standings))
             legal = mask_cards(view.legal_cards)
             if len(legal) == 1:
                 return Play(view.seat, card_str(legal[0]))

@@ -26,7 +26,7 @@ from ..match import Action, Bid, Play
 from ..rules import trick_winner_index
 from ..views import PlayerView
 from .evaluation import careful_bid, estimate_tricks
-from .heuristic import HeuristicBot, strength
+from .heuristic import HeuristicBot, bid_for, strength
 from .inference import Knowledge, bid_likelihood, forbidden_by_play, knowledge
 from .playout import play_out, utility
 from .registry import register
@@ -135,13 +135,14 @@ def bid_candidates(view: PlayerView) -> list[int]:
 
 def bid_values(
     view: PlayerView, rng: random.Random, budget: int = DEFAULT_BID_BUDGET, playout: PlayOut = play_out,
-    oversample: int = 1, bonus: float = BID_TRICK_BONUS,
+    oversample: int = 1, bonus: float = BID_TRICK_BONUS, standings: bool = False,
 ) -> dict[int, float]:
     """Expected utility of each candidate bid over sampled deals.
 
     With ``oversample`` k > 1, k times as many deals are drawn and as many as the budget allows are kept,
     drawn in proportion to their bid-evidence weights (a better picture of the others' hands than weighting
-    the few that are played out).
+    the few that are played out).  Bidders still to come bid the careful bid on their sampled hands; with
+    ``standings`` the heuristic's bid, which in the fifth deal reads the standings (:func:`.heuristic.bid_for`).
     """
     assert view.seat is not None
     me = view.seat
@@ -164,6 +165,8 @@ def bid_values(
             if b is not None:
                 weight *= bid_likelihood(hands[s], b)
                 bids[s] = b
+            elif standings:
+                bids[s] = bid_for(estimate_tricks(hands[s]), s, view.totals, view.deal_number)
             else:
                 bids[s] = _base_bid(hands[s])
         return (hands, bids), weight
@@ -212,9 +215,9 @@ def resample(drawn: list[tuple[P, float]], n: int, rng: random.Random) -> list[t
 
 def strong_bid(
     view: PlayerView, rng: random.Random, budget: int = DEFAULT_BID_BUDGET, playout: PlayOut = play_out,
-    oversample: int = 1, bonus: float = BID_TRICK_BONUS,
+    oversample: int = 1, bonus: float = BID_TRICK_BONUS, standings: bool = False,
 ) -> int:
-    values = bid_values(view, rng, budget, playout, oversample, bonus)
+    values = bid_values(view, rng, budget, playout, oversample, bonus, standings)
     # Ties go to the lower bid: bid low rather than high.
     return max(values, key=lambda b: (round(values[b], 6), -b))
 

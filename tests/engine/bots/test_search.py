@@ -37,7 +37,7 @@ def test_without_a_tree_it_values_cards_exactly_as_the_strong_bot() -> None:
     for _, _, view in walk("search-depth0", heuristic):
         if view.legal_cards and len(mask_cards(view.legal_cards)) >= 3:
             assert search_values(view, random.Random(9), budget=80, depth=0, oversample=1, play_miss=1.0,
-                                 bid_miss=1.0) == \
+                                 bid_miss=1.0, mcmc_steps=0) == \
                 evaluate_cards(view, random.Random(9), budget=80)
             compared += 1
     assert compared >= 10
@@ -92,11 +92,12 @@ def test_bid_policy_never_faults_the_real_hands_of_heuristic_bidders() -> None:
 
 
 @pytest.mark.parametrize(("evidence", "seed"), [
-    ({"play_miss": 0.2}, "search-evidence-view"),
-    ({"play_miss": 1.0, "bid_miss": 0.1}, "search-bid-policy-view"),
+    ({"play_miss": 0.2, "mcmc_steps": 0, "oversample": 2}, "search-evidence-view"),
+    ({"play_miss": 1.0, "bid_miss": 0.1, "mcmc_steps": 0, "oversample": 2}, "search-bid-policy-view"),
+    ({"mcmc_steps": 60}, "search-chain-view"),
 ])
 def test_with_evidence_deterministic_legal_and_from_the_view_only(evidence: dict[str, Any], seed: str) -> None:
-    bot = SearchBot(budget=60, bid_budget=60, expand_after=2, oversample=2, **evidence)
+    bot = SearchBot(budget=60, bid_budget=60, expand_after=2, **evidence)
     rng = random.Random(8)
     checked = 0
     for state, seat, view in walk(seed, lambda view: bot.choose(view, random.Random(5))):
