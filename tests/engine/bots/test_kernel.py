@@ -8,7 +8,6 @@ Python would lose the bots' speed without a failing test.
 
 from __future__ import annotations
 
-import os
 import random
 
 import pytest
@@ -19,15 +18,10 @@ from engine.bots.inference import forbidden_by_play, knowledge
 from engine.bots.playout import py_kl_card, py_play_out
 from engine.bots.sampler import sample_worlds
 from engine.rules import trick_winner_index
+from tests.engine.kernel import KERNEL as _kernel
+from tests.engine.kernel import needs_kernel
 
-try:
-    from engine.bots import _kernel
-except ImportError:  # pragma: no cover - a machine without a C compiler
-    _kernel = None  # type: ignore[assignment]
-
-if _kernel is None and os.environ.get("CI") == "true":
-    raise RuntimeError("the C kernel is not built (setup.py builds it at `pip install -e .`); CI needs it")
-pytestmark = pytest.mark.skipif(_kernel is None, reason="the C kernel is not built (no C compiler)")
+pytestmark = needs_kernel
 
 
 def _positions(n: int) -> list[tuple[list[int], list[int], int, list[int], list[int], bool]]:

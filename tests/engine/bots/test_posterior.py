@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import itertools
-import os
 import random
 from collections import Counter
-
-import pytest
 
 from engine.bots import decide
 from engine.bots.evaluation import estimate_tricks
@@ -17,16 +14,9 @@ from engine.bots.posterior import PlayEvidence, SeatModel, SplitMix64, py_refine
 from engine.bots.sampler import sample_worlds
 from engine.match import Action
 from engine.views import PlayerView
+from tests.engine.kernel import KERNEL as _kernel
+from tests.engine.kernel import needs_kernel
 from tests.engine.positions import walk
-
-try:
-    from engine.bots import _kernel
-except ImportError:  # pragma: no cover - a machine without a C compiler
-    _kernel = None  # type: ignore[assignment]
-
-if _kernel is None and os.environ.get("CI") == "true":
-    raise RuntimeError("the C kernel is not built (setup.py builds it at `pip install -e .`); CI needs it")
-needs_kernel = pytest.mark.skipif(_kernel is None, reason="the C kernel is not built (no C compiler)")
 
 
 def heuristic(view: PlayerView) -> Action:
