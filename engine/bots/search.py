@@ -18,15 +18,21 @@ in the same worlds so luck cancels between them) and adds a search tree over its
   heuristic's card starting with the visits it already has.
 * The other seats play :func:`.playout.kl_card` from their own knowledge in the sampled world, as in
   ``strong-v1``; beyond ``depth`` of its own decisions the deal is played out as there.
-* The sampled worlds are weighted by the other seats' earlier cards of the deal as well as by their bids
-  (:class:`PlayEvidence`: a card the heuristic's policy would not have played from that world's hand costs
-  the world a factor ``play_miss``), then resampled from ``oversample`` times as many.
-* The bids weigh twice: as any careful bidder's (the Gaussian of :func:`.inference.bid_likelihood`, in the
-  sampler) and as the heuristic's own bidding (:func:`bid_policy_weights`: a world whose hand would have bid
-  otherwise costs a factor ``bid_miss``).
+* The worlds explain what the table saw.  The sampler's worlds keep every hard reading, but five tricks into
+  a deal only about one in 25 also explains the other seats' earlier cards, seven in one in 250
+  (``bench/belief.py``); :func:`.posterior.refine`
+  moves each drawn world by Metropolis–Hastings swaps of a card between two other seats towards the
+  evidence: the bids as any careful bidder's (the Gaussian of :func:`.inference.bid_likelihood`) and as the
+  heuristic's own bidding (a world whose hand would have bid otherwise costs a factor ``bid_miss``), and
+  each earlier card as the heuristic's play (:class:`.posterior.PlayEvidence`: a card the heuristic would
+  not have played from that world's hand costs ``play_miss``).  With ``mcmc_steps=0`` the worlds are
+  weighted by the same evidence and resampled from ``oversample`` times as many instead (the bot until
+  2026-12-02).
 
-The bid is ``strong-v1``'s simulation (optionally on resampled deals); the work is an iteration budget, not
-a clock, so a decision depends only on ``(view, seed)``.
+The bid is ``strong-v1``'s simulation (optionally on resampled deals), with the bidders still to come bidding
+as the heuristic does (in the fifth deal by the standings); the work is an iteration budget, not a clock, and
+the chain's random numbers come from the decision's own random source, so a decision depends only on
+``(view, seed)``.
 """
 
 from __future__ import annotations
@@ -229,8 +235,8 @@ def search_values(
 class SearchBot:
     """Sampled worlds, every legal card tried in each, and a tree over its own later decisions.
 
-    Registered as ``strong``, the ``hard`` level: against three heuristics it wins 55.25% of 800 duplicate
-    matches with a margin of +4.62 a match (``strong-v1``: 48.8%, +3.36 on the same deals; docs/bots.md).
+    Registered as ``strong``, the ``hard`` level: against three heuristics it wins 57.7% of 800 duplicate
+    matches with a margin of +5.27 a match (``strong-v1``: 48.8%, +3.36 on the same deals; docs/bots.md).
     """
 
     name = "strong"

@@ -1,0 +1,53 @@
+"""A bot's margin over the other seats from the replays of ``python -m engine simulate --duplicate --out DIR``.
+
+``simulate`` prints the interval with every match as one sample.  In duplicate play the four rotations of a
+seed are the same cards dealt to other seats, so they are not independent: luck the rotations share cancels
+in their mean.  This prints both, per match and per seed (the mean of its rotations, one sample a seed), so
+the paired comparison can be read either way.  The margin is, per match, the mean total of the bot's seats
+minus the mean total of the others, in points (one seat: minus the mean of the three others).
+
+    .venv/bin/python bench/duplicate_margin.py --bot strong /tmp/goal-pairs /tmp/goal-pairs-b
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+from collections import defaultdict
+from pathlib import Path
+
+
+def interval(values: list[float]) -> str:
+    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+    m = statistics.fmean(values)
+    return f"{m:+.3f} ± {half:.3f}  [{m - half:+.3f}, {m + half:+.3f}]  (n = {len(values)})"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("dirs", nargs="+", type=Path, help="directories of replay files")
+    ap.add_argument("--bot", required=True)
+    a = ap.parse_args()
+    per_match: list[float] = []
+    by_seed: dict[str, list[float]] = defaultdict(list)
+    for d in a.dirs:
+        for path in sorted(d.glob("*.json")):
+            replay = json.loads(path.read_text())
+            totals = replay["final_totals"]
+            bots = [p["bot"] for p in sorted(replay["players"], key=lambda p: p["seat"])]
+            mine = [t for t, b in zip(totals, bots, strict=True) if b == a.bot]
+            rest = [t for t, b in zip(totals, bots, strict=True) if b != a.bot]
+            if not mine or not rest:
+                raise SystemExit(f"{path}: {a.bot!r} must sit at one to three of the seats")
+            margin = statistics.fmean(mine) - statistics.fmean(rest)
+            per_match.append(margin)
+            by_seed[replay["seed"]].append(margin)
+    print(f"{a.bot}: margin a match, points")
+    print(f"  per match: {interval(per_match)}")
+    print(f"  per seed:  {interval([statistics.fmean(v) for v in by_seed.values()])}")
+
+
+if __name__ == "__main__":
+    main()
