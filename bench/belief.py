@@ -61,22 +61,26 @@ def main() -> None:
                 rows.setdefault(trick, []).append((ess, fit, fit_after, distinct))
             state = apply(state, decide("heuristic", view, "belief"))
     print(f"{a.worlds * a.oversample} worlds drawn; the chain moves {a.worlds} of them {a.steps} proposals each "
-          f"(a missed card x {a.miss}, a missed bid x {a.bid_miss}); medians over {a.matches} deals")
+          f"(a missed card x {a.miss}, a missed bid x {a.bid_miss}); medians over the positions of {a.matches} matches")
     print("tricks played  ESS of the drawn  drawn that fit every card  after the chain  distinct after")
     for trick in sorted(rows):
         r = rows[trick]
         print(f"{trick:13d}  {statistics.median(x[0] for x in r):16.1f}  {statistics.median(x[1] for x in r):25.1%}"
               f"  {statistics.median(x[2] for x in r):14.1%}  {statistics.median(x[3] for x in r):14.1%}")
     proposals = sum(len(w) for w, _ in timed) * a.steps
+    moved_by: dict[str, list[list[list[int]]]] = {}
     for name, fn in (("C kernel", refine if playout.KERNEL else None), ("python", py_refine)):
         if fn is None:
             print("C kernel: not built (no C compiler at install)")
             continue
         t0 = time.process_time()
+        moved_by[name] = []
         for worlds, model in timed:
             model.cache.clear()
-            fn(worlds, model, a.steps, 1)
+            moved_by[name].extend(fn(worlds, model, a.steps, 1))
         print(f"{name}: {(time.process_time() - t0) / proposals * 1e6:.2f} µs a proposal")
+    if len(moved_by) == 2 and moved_by["C kernel"] != moved_by["python"]:
+        raise SystemExit("the C kernel's chain moved the worlds otherwise than Python's")
 
 
 if __name__ == "__main__":

@@ -13,15 +13,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import statistics
 from collections import defaultdict
 from pathlib import Path
 
+from engine.tournament import mean_ci
+
 
 def interval(values: list[float]) -> str:
-    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values))
-    m = statistics.fmean(values)
+    m, half = mean_ci(values)
     return f"{m:+.3f} ± {half:.3f}  [{m - half:+.3f}, {m + half:+.3f}]  (n = {len(values)})"
 
 

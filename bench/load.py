@@ -210,8 +210,9 @@ class Player:
     """One person: sign up, start a match, play it to the end over REST + the match socket."""
 
     def __init__(self, index: int, run: str, base: str, http: httpx.AsyncClient, think: tuple[float, float],
-                 figures: Figures, rng: random.Random) -> None:
+                 figures: Figures, rng: random.Random, bot: str = "normal") -> None:
         self.name = f"load{run}x{index}"
+        self.bot = bot
         self.base = base
         self.http = http
         self.think = think
@@ -253,7 +254,7 @@ class Player:
         return True
 
     async def start(self) -> bool:
-        r = await self._call("POST", "/api/matches/", {"opponents": "bots", "bot": "normal"})
+        r = await self._call("POST", "/api/matches/", {"opponents": "bots", "bot": self.bot})
         if r is None or r.status_code != 201:
             return False
         view = r.json()
@@ -357,7 +358,8 @@ async def run(args: argparse.Namespace, base: str, stack: Stack | None) -> dict[
     run_id = secrets.token_hex(3)
     limits = httpx.Limits(max_connections=args.matches + 20, max_keepalive_connections=args.matches + 20)
     async with httpx.AsyncClient(limits=limits, timeout=httpx.Timeout(30.0)) as http:
-        players = [Player(i, run_id, base, http, (lo, hi), figures, random.Random(f"{args.seed}-{i}"))
+        players = [Player(i, run_id, base, http, (lo, hi), figures, random.Random(f"{args.seed}-{i}"),
+                          args.bot)
                    for i in range(args.matches)]
         # sign up and start, a few at a time (a sign-up hashes a password on purpose: it is slow)
         sem = asyncio.Semaphore(8)
@@ -375,7 +377,7 @@ async def run(args: argparse.Namespace, base: str, stack: Stack | None) -> dict[
         cpu1 = cpu_by_component(stack)
     cpu = {name: round(100 * (cpu1[name] - cpu0.get(name, 0.0)) / wall) for name in cpu1}
     return {
-        "matches": args.matches, "started": len(ready), "finished": figures.finished,
+        "matches": args.matches, "bot": args.bot, "started": len(ready), "finished": figures.finished,
         "think": args.think, "web": args.web, "workers": args.workers, "seconds": round(wall, 1),
         "action_ms": {"p50": _pct(figures.action_ms, 0.5), "p95": _pct(figures.action_ms, 0.95),
                       "p99": _pct(figures.action_ms, 0.99), "n": len(figures.action_ms)},
@@ -422,6 +424,8 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=4 * (os.cpu_count() or 1),
                         help="Celery worker processes (with --start; the default is the settings')")
     parser.add_argument("--timeout", type=float, default=900, help="stop playing after this many seconds")
+    parser.add_argument("--bot", default="normal", choices=["easy", "normal", "hard"],
+                        help="the three bots' level (the site's default is normal)")
     parser.add_argument("--seed", default="load", help="the players' choices are drawn from this seed")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
     parser.add_argument("--keep-db", action="store_true", help="keep the database after the run (to study it)")

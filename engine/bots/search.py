@@ -19,7 +19,7 @@ in the same worlds so luck cancels between them) and adds a search tree over its
 * The other seats play :func:`.playout.kl_card` from their own knowledge in the sampled world, as in
   ``strong-v1``; beyond ``depth`` of its own decisions the deal is played out as there.
 * The worlds explain what the table saw.  The sampler's worlds keep every hard reading, but five tricks into
-  a deal only about one in 25 also explains the other seats' earlier cards, seven in one in 250
+  a deal only about one in 25 also explains the other seats' earlier cards, seven tricks in one in 250
   (``bench/belief.py``); :func:`.posterior.refine`
   moves each drawn world by Metropolis–Hastings swaps of a card between two other seats towards the
   evidence: the bids as any careful bidder's (the Gaussian of :func:`.inference.bid_likelihood`) and as the

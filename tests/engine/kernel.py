@@ -11,14 +11,13 @@ from types import ModuleType
 
 import pytest
 
-_kernel: ModuleType | None
+KERNEL: ModuleType | None
 try:
-    from engine.bots import _kernel
+    from engine.bots import _kernel as KERNEL
 except ImportError:  # pragma: no cover - a machine without a C compiler
-    _kernel = None
+    KERNEL = None
 
-if _kernel is None and os.environ.get("CI") == "true":
+if KERNEL is None and os.environ.get("CI") == "true":
     raise RuntimeError("the C kernel is not built (setup.py builds it at `pip install -e .`); CI needs it")
 
-KERNEL = _kernel
-needs_kernel = pytest.mark.skipif(_kernel is None, reason="the C kernel is not built (no C compiler)")
+needs_kernel = pytest.mark.skipif(KERNEL is None, reason="the C kernel is not built (no C compiler)")
