@@ -10,9 +10,20 @@ bots, so every name is known once ``engine.bots`` is imported.
 from __future__ import annotations
 
 from . import basic, heuristic, search, strong
-from .registry import DEFAULT_BOT, LEVELS, Bot, bot_names, decide, get_bot, register, resolve
+from .registry import (
+    AUTOPILOT_LEVEL,
+    DEFAULT_BOT,
+    LEVELS,
+    PLAYER_FACING_LEVELS,
+    Bot,
+    bot_names,
+    decide,
+    get_bot,
+    register,
+    resolve,
+)
 
 BOT_NAMES: list[str] = bot_names()
 
-__all__ = ["BOT_NAMES", "DEFAULT_BOT", "LEVELS", "Bot", "basic", "bot_names", "decide", "get_bot", "heuristic",
-           "register", "resolve", "search", "strong"]
+__all__ = ["AUTOPILOT_LEVEL", "BOT_NAMES", "DEFAULT_BOT", "LEVELS", "PLAYER_FACING_LEVELS", "Bot", "basic",
+           "bot_names", "decide", "get_bot", "heuristic", "register", "resolve", "search", "strong"]

@@ -27,6 +27,11 @@ _FACTORIES: dict[str, Callable[[], Bot]] = {}
 #: Levels offered to people, mapped to bot kinds.
 LEVELS: dict[str, str] = {"easy": "heuristic-noisy", "normal": "heuristic", "hard": "strong"}
 DEFAULT_BOT = "normal"
+#: The levels a person picks from by name, in the order a picker lists them (the other names, ``random``,
+#: ``strong-v1``..., serve tests, benchmarks and unrated tables).  The site reads the policy from here only.
+PLAYER_FACING_LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
+#: The level that plays an expired turn, a resigned seat and a seat handed over to a bot.
+AUTOPILOT_LEVEL = "normal"
 
 
 def register(name: str, factory: Callable[[], Bot]) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from engine import apply, export_replay, new_match, player_view, verify_replay
-from engine.bots import BOT_NAMES, DEFAULT_BOT, LEVELS, decide, get_bot
+from engine.bots import AUTOPILOT_LEVEL, BOT_NAMES, DEFAULT_BOT, LEVELS, PLAYER_FACING_LEVELS, decide, get_bot
 from engine.match import MatchState
 from tests.engine.positions import shuffled_twin, walk
 
@@ -26,6 +26,9 @@ def test_registry_contract() -> None:
     assert LEVELS["normal"] == "heuristic" and LEVELS["hard"] == "strong"
     assert type(get_bot("hard")).__name__ == "SearchBot" and type(get_bot("strong-v1")).__name__ == "StrongBot"
     assert get_bot("easy").name != "heuristic"
+    # the site's level policy: every player-facing level and the autopilot's is a level of the registry
+    assert set(PLAYER_FACING_LEVELS) <= set(LEVELS) and DEFAULT_BOT in PLAYER_FACING_LEVELS
+    assert AUTOPILOT_LEVEL in LEVELS and AUTOPILOT_LEVEL == "normal"
 
 
 
