@@ -11,21 +11,21 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-from games import effects  # noqa: E402
+from games import outbox  # noqa: E402
 from games.limits import BodyLimit  # noqa: E402
-from games.players.ws_auth import OriginRule, TokenAuthMiddleware  # noqa: E402
+from games.accounts.ws_auth import OriginRule, TokenAuthMiddleware  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
 if settings.CHANNEL_LAYERS["default"]["BACKEND"] != "channels.layers.InMemoryChannelLayer":
     # A request's group messages (sent once its write commits, from its thread) leave on a loop of their
-    # own: on the server's loop they waited behind every socket of the process (see games.effects).
-    effects.use_sender_loop()
+    # own: on the server's loop they waited behind every socket of the process (see games.outbox).
+    outbox.use_sender_loop()
 
 application = ProtocolTypeRouter(
     {
         # a body over MAX_REQUEST_BYTES gets 413 before Django reads (and spools) it
         "http": BodyLimit(django_asgi_app),
-        # browsers: Origin among ALLOWED_HOSTS; other clients: no Origin, a token (see games/players/ws_auth.py)
+        # browsers: Origin among ALLOWED_HOSTS; other clients: no Origin, a token (see games/accounts/ws_auth.py)
         "websocket": OriginRule(
             AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
         ),

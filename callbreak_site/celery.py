@@ -20,10 +20,10 @@ app.conf.CELERY_DB_REUSE_MAX = int(os.environ.get("CELERY_DB_REUSE_MAX", "1000")
 
 @worker_init.connect  # type: ignore[untyped-decorator]
 def _persistent_group_sender(**_: Any) -> None:
-    """Workers send their group messages on one long-lived event loop (see ``games.effects``)."""
-    from games import effects  # Django is set up only once the worker starts
+    """Workers send their group messages on one long-lived event loop (see ``games.outbox``)."""
+    from games import outbox  # Django is set up only once the worker starts
 
-    effects.use_sender_loop()
+    outbox.use_sender_loop()
 
 
 @task_prerun.connect  # type: ignore[untyped-decorator]

@@ -294,7 +294,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Token first so an anonymous API call gets 401 with a WWW-Authenticate header.
-        "games.players.auth.TokenAuthentication",
+        "games.accounts.auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],

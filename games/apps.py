@@ -1,9 +1,9 @@
 """App config.
 
-``ready`` holds the app's only imports inside a function, because the frameworks need them there: a
-signal receiver connects when its module is imported, and a Celery task is registered when its module
-is imported (``games.effects`` sends tasks by name, also from web processes); both modules need the
-models loaded, which Django guarantees only once ``ready`` runs.
+``ready`` holds the app's only imports inside a function, because the frameworks need them there: a Celery
+task is registered when its module is imported, and the accounts' signal receivers connect when theirs is;
+they and the reactions to events (``games.reactions.register``) need the models loaded, which Django
+guarantees only once ``ready`` runs.
 """
 
 from django.apps import AppConfig
@@ -15,5 +15,7 @@ class GamesConfig(AppConfig):
     verbose_name = "Call Break games"
 
     def ready(self) -> None:
-        from . import tasks  # noqa: F401
-        from .players import signals  # noqa: F401
+        from . import reactions, tasks  # noqa: F401
+        from .accounts import signals  # noqa: F401
+
+        reactions.register()

@@ -1,6 +1,10 @@
-"""Channels group names: who listens where. Group messages carry ids and ``seq`` only, never cards."""
+"""Channels group names: who listens where, and the shapes every group message shares.
+
+Group messages carry ids, ``seq``, times and what every seat at a match may see (the bids and cards already
+played, in ``match.updated``), never a hand: each socket builds its own seat's view."""
 
 import hashlib
+from typing import Any
 
 LOBBY_GROUP = "lobby"
 
@@ -13,6 +17,11 @@ def match_group(match_id: int) -> str:
 def user_group(user_id: int) -> str:
     """Every open tab of one user (notices, private table updates, account events)."""
     return f"user-{user_id}"
+
+
+def user_message(payload: dict[str, Any]) -> dict[str, Any]:
+    """The group message that puts ``payload`` on every open tab of a user (``/ws/me/``)."""
+    return {"type": "user.notice", "payload": payload}
 
 
 # --- the credential groups: every open socket (match or /ws/me/) sits in its account's and its credential's ---

@@ -2,8 +2,8 @@
 
 from django.urls import path
 
+from .accounts.consumers import UserConsumer
 from .matches.consumers import MatchConsumer
-from .players.consumers import UserConsumer
 
 websocket_urlpatterns = [
     path("ws/matches/<int:match_id>/", MatchConsumer.as_asgi()),

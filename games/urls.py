@@ -3,23 +3,26 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
+from .accounts import api as account_api
+from .accounts import pages as account_pages
 from .analysis import api as analysis_api
 from .matches import api as match_api
 from .matches import pages as match_pages
-from .players import api as player_api
-from .players import pages as player_pages
+from .notices import api as notice_api
+from .ratings import api as rating_api
+from .ratings import pages as rating_pages
 from .tables import api as table_api
 from .tables import pages as table_pages
 
 api_urlpatterns = [
-    path("auth/signup/", player_api.SignupView.as_view(), name="api-signup"),
-    path("auth/token/", player_api.TokenView.as_view(), name="api-token"),
-    path("auth/logout/", player_api.LogoutView.as_view(), name="api-logout"),
-    path("me/", player_api.MeView.as_view(), name="api-me"),
-    path("me/settings/", player_api.SettingsView.as_view(), name="api-settings"),
-    path("me/notices/", player_api.NoticeListView.as_view(), name="api-notices"),
-    path("leaderboard/", player_api.LeaderboardView.as_view(), name="api-leaderboard"),
-    path("players/<str:username>/", player_api.ProfileView.as_view(), name="api-profile"),
+    path("auth/signup/", account_api.SignupView.as_view(), name="api-signup"),
+    path("auth/token/", account_api.TokenView.as_view(), name="api-token"),
+    path("auth/logout/", account_api.LogoutView.as_view(), name="api-logout"),
+    path("me/", account_api.MeView.as_view(), name="api-me"),
+    path("me/settings/", account_api.SettingsView.as_view(), name="api-settings"),
+    path("me/notices/", notice_api.NoticeListView.as_view(), name="api-notices"),
+    path("leaderboard/", rating_api.LeaderboardView.as_view(), name="api-leaderboard"),
+    path("players/<str:username>/", rating_api.ProfileView.as_view(), name="api-profile"),
     path("matches/", match_api.MatchListView.as_view(), name="api-matches"),
     path("matches/<int:match_id>/", match_api.MatchDetailView.as_view(), name="api-match"),
     path("matches/<int:match_id>/actions/", match_api.MatchActionView.as_view(), name="api-match-actions"),
@@ -50,10 +53,10 @@ page_urlpatterns = [
     path("lobby/", table_pages.lobby_page, name="lobby"),
     path("tables/<int:table_id>/", table_pages.table_page, name="table_room"),
     path("invite/<str:code>/", table_pages.invite, name="table_invite"),
-    path("leaderboard/", player_pages.leaderboard_page, name="leaderboard"),
-    path("players/<str:username>/", player_pages.profile_page, name="profile"),
-    path("settings/", player_pages.settings_page, name="settings"),
-    path("accounts/signup/", player_pages.signup, name="signup"),
+    path("leaderboard/", rating_pages.leaderboard_page, name="leaderboard"),
+    path("players/<str:username>/", rating_pages.profile_page, name="profile"),
+    path("settings/", account_pages.settings_page, name="settings"),
+    path("accounts/signup/", account_pages.signup, name="signup"),
     path(
         "accounts/login/",
         auth_views.LoginView.as_view(redirect_authenticated_user=True, next_page="home"),

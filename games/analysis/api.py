@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 from games.api_errors import ERRORS
 from games.errors import GameError, NotFinished
 from games.matches import reads as match_reads
+from games.matches import store as match_store
 from games.matches.models import Match, Seat
 from games.users import signed_in
 
@@ -39,7 +40,7 @@ class AnalysisView(APIView):
             if not raw.isdigit() or int(raw) > 3:
                 raise GameError("bad_seat", "A seat is 0, 1, 2 or 3.")
             seat = int(raw)
-        if match_reads.seats_of(match)[seat].kind != Seat.Kind.HUMAN:
+        if match_store.seats_of(match)[seat].kind != Seat.Kind.HUMAN:
             raise GameError("bad_seat", "Only people's seats are reviewed; that seat was a bot's.")
         analysis = commands.ensure(match, seat)
         if analysis.status == Analysis.Status.DONE and analysis.document is not None:

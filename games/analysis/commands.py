@@ -17,10 +17,12 @@ from django.db import transaction
 from django.utils import timezone
 
 import engine.analysis
-from games import effects
-from games.matches import reads as match_reads
+from games import outbox
+from games.matches import presenters as match_presenters
+from games.matches import store as match_store
 from games.matches.models import Match, Seat
 
+from .events import AnalysisProgress, AnalysisQueued
 from .models import Analysis
 
 log = logging.getLogger(__name__)
@@ -40,16 +42,16 @@ def ensure(match: Match, seat: int) -> Analysis:
         analysis, created = Analysis.objects.get_or_create(
             match=match, seat=seat, defaults={"budget": budget(), "seed": secrets.token_hex(8)})
         if created:
-            effects.analysis_queued(analysis.pk)
+            outbox.emit(AnalysisQueued(analysis.pk))
     return analysis
 
 
 def queue_for_match(match_id: int) -> list[int]:
     """An analysis of every person's seat of a finished match (idempotent: existing ones are kept)."""
-    match = match_reads.match_with_seats(match_id)
+    match = match_store.load(match_id)
     if match is None or match.status != Match.Status.FINISHED:
         return []
-    return [ensure(match, seat.index).pk for seat in match_reads.seats_of(match) if seat.kind == Seat.Kind.HUMAN]
+    return [ensure(match, seat.index).pk for seat in match_store.seats_of(match) if seat.kind == Seat.Kind.HUMAN]
 
 
 def rerun(analysis: Analysis) -> None:
@@ -58,7 +60,12 @@ def rerun(analysis: Analysis) -> None:
         Analysis.objects.filter(pk=analysis.pk).update(
             status=Analysis.Status.QUEUED, decisions=[], progress=0, document=None, error="", finished_at=None,
             budget=budget())
-        effects.analysis_queued(analysis.pk)
+        outbox.emit(AnalysisQueued(analysis.pk))
+
+
+def _progress(match: Match, seat: int, done: int, total: int, status: str) -> None:
+    people = tuple(s.user_id for s in match_store.seats_of(match) if s.user_id is not None)
+    outbox.emit(AnalysisProgress(match.pk, seat, done, total, status, people))
 
 
 def run(analysis_id: int) -> bool:
@@ -67,16 +74,16 @@ def run(analysis_id: int) -> bool:
     analysis = Analysis.objects.select_related("match").filter(pk=analysis_id).first()
     if analysis is None or analysis.status == Analysis.Status.DONE:
         return False
-    match = match_reads.match_with_seats(analysis.match_id)
+    match = match_store.load(analysis.match_id)
     if match is None or match.status != Match.Status.FINISHED:
         return False
-    replay = match_reads.replay_document(match)
+    replay = match_presenters.replay_document(match)
     seat, seed, run_budget = analysis.seat, analysis.seed, analysis.budget
     total = len(engine.analysis.decision_points(replay, seat))
     done = list(analysis.decisions)
     Analysis.objects.filter(pk=analysis.pk).exclude(status=Analysis.Status.DONE).update(
         status=Analysis.Status.RUNNING, total=total)
-    effects.analysis_progress(match, seat, len(done), total, Analysis.Status.RUNNING)
+    _progress(match, seat, len(done), total, Analysis.Status.RUNNING)
     try:
         for decision in engine.analysis.iter_decisions(replay, seat, budget=run_budget, seed=seed, start=len(done)):
             done.append(decision.to_json())
@@ -84,15 +91,15 @@ def run(analysis_id: int) -> bool:
                 status=Analysis.Status.DONE).update(decisions=done, progress=len(done))
             if not stored:
                 return False  # another run stored this decision first; it carries on
-            effects.analysis_progress(match, seat, len(done), total, Analysis.Status.RUNNING)
+            _progress(match, seat, len(done), total, Analysis.Status.RUNNING)
         document = engine.analysis.analysis_from_decisions(replay, seat, done, budget=run_budget, seed=seed).to_json()
     except (engine.EngineError, ValueError) as err:  # a replay that does not verify; stored decisions off
         log.exception("analysis %s failed", analysis_id)
         Analysis.objects.filter(pk=analysis.pk).update(status=Analysis.Status.FAILED, error=str(err))
-        effects.analysis_progress(match, seat, len(done), total, Analysis.Status.FAILED)
+        _progress(match, seat, len(done), total, Analysis.Status.FAILED)
         return False
     finished = Analysis.objects.filter(pk=analysis.pk).exclude(status=Analysis.Status.DONE).update(
         status=Analysis.Status.DONE, document=document, finished_at=timezone.now())
     if finished:
-        effects.analysis_progress(match, seat, total, total, Analysis.Status.DONE)
+        _progress(match, seat, total, total, Analysis.Status.DONE)
     return bool(finished)

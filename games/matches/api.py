@@ -15,18 +15,18 @@ from games.api_errors import ERRORS
 from games.errors import GameError, NotFinished
 from games.users import signed_in
 
-from . import commands, reads
+from . import commands, presenters, reads
 from . import serializers as s
 from .models import Match
 
 
 class MatchListView(APIView):
-    @extend_schema(responses={200: s.MatchSummarySerializer(many=True), **ERRORS},
+    @extend_schema(responses={200: presenters.MatchSummarySerializer(many=True), **ERRORS},
                    summary="My matches, those awaiting my move first")
     def get(self, request: Request) -> Response:
-        return Response([reads.match_summary(m) for m in reads.matches_for_user(signed_in(request))[:200]])
+        return Response([presenters.match_summary(m) for m in reads.matches_for_user(signed_in(request))[:200]])
 
-    @extend_schema(request=s.NewMatchSerializer, responses={201: s.MatchViewSerializer, **ERRORS},
+    @extend_schema(request=s.NewMatchSerializer, responses={201: presenters.MatchViewSerializer, **ERRORS},
                    summary="Start a match against three bots")
     def post(self, request: Request) -> Response:
         ser = s.NewMatchSerializer(data=request.data)
@@ -37,18 +37,18 @@ class MatchListView(APIView):
         match = commands.create_bot_match(signed_in(request), bot=ser.validated_data.get("bot"), seed=seed)
         match.refresh_from_db()
         match, seat = reads.get_match_for_user(signed_in(request), match.pk)
-        return Response(reads.match_view(match, seat.index), status=status.HTTP_201_CREATED)
+        return Response(presenters.match_view(match, seat.index), status=status.HTTP_201_CREATED)
 
 
 class MatchDetailView(APIView):
-    @extend_schema(responses={200: s.MatchViewSerializer, **ERRORS}, summary="My view of a match")
+    @extend_schema(responses={200: presenters.MatchViewSerializer, **ERRORS}, summary="My view of a match")
     def get(self, request: Request, match_id: int) -> Response:
         match, seat = reads.get_match_for_user(signed_in(request), match_id)
-        return Response(reads.match_view(match, seat.index))
+        return Response(presenters.match_view(match, seat.index))
 
 
 class MatchActionView(APIView):
-    @extend_schema(request=s.ActionSerializer, responses={200: s.MatchViewSerializer, **ERRORS},
+    @extend_schema(request=s.ActionSerializer, responses={200: presenters.MatchViewSerializer, **ERRORS},
                    summary="Bid or play a card",
                    description="409 `stale_seq` (with the current `seq`) when `seq` is not the match's; "
                                "400 with the engine's reason code when the bid or card is not legal.")
@@ -57,7 +57,7 @@ class MatchActionView(APIView):
         match, state = commands.submit_action(user=user, match_id=match_id, payload=request.data)
         seat = reads.seat_for_user(match, user)
         assert seat is not None  # submit_action refuses anyone without a seat
-        return Response(reads.view_after_action(match, seat.index, state))
+        return Response(presenters.view_after_action(match, seat.index, state))
 
 
 class MatchReplayView(APIView):
@@ -67,7 +67,7 @@ class MatchReplayView(APIView):
         match, _ = reads.get_match_for_user(signed_in(request), match_id)
         if match.status != Match.Status.FINISHED:
             raise NotFinished()
-        return Response(reads.replay_document(match))
+        return Response(presenters.replay_document(match))
 
 
 class ResignView(APIView):
@@ -77,4 +77,4 @@ class ResignView(APIView):
         reads.get_match_for_user(signed_in(request), match_id)
         commands.resign(signed_in(request), match_id)
         match, seat = reads.get_match_for_user(signed_in(request), match_id)
-        return Response(reads.match_view(match, seat.index))
+        return Response(presenters.match_view(match, seat.index))

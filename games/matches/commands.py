@@ -1,12 +1,9 @@
-"""Writes to matches. Every change to a match goes through here, by one pipeline:
+"""Commands on matches: create one, a person's action, bot moves, expired turns, reminders, resigning,
+seats handed to bots, aborting, and who has a match page open.
 
-1. lock the match row, reading its seats in the same statement (``lock_match``, or ``_turn_due`` for tasks
-   that play a turn only if it is still due),
-2. check the expected ``seq`` and the status,
-3. apply the action through the engine (``_advance``: consecutive bot moves apply several), then append
-   them to the log in one insert and update the row's cached fields and the turn's deadline (``_store``),
-4. hand the after-commit effects (socket notices, the next bot move, your-turn notices, timers, rating)
-   to ``games.effects``, which sends them only once the transaction has committed.
+Every change to an existing match goes through ``games.matches.write.match_write`` (lock, checks, log,
+row, events); a task's command that finds its turn gone by (an old ``seq``, a finished match) does nothing,
+so a redelivered task or a timer racing a sweep is harmless.
 """
 
 from __future__ import annotations
@@ -24,12 +21,14 @@ from django.utils import timezone
 
 import engine
 import engine.bots
-from engine.bots import BOT_NAMES, DEFAULT_BOT
-from games import effects
-from games.errors import GameError, MatchNotFound, StaleSeq
+from engine.bots import AUTOPILOT_LEVEL, BOT_NAMES, DEFAULT_BOT
+from games.errors import GameError, MatchNotFound
 
-from . import deadlines, reads
-from .models import Action, Match, Seat
+from . import botchain, deadlines, store
+from .events import NoticeDue
+from .models import Action, Match, Presence, Seat
+from .reads import PRESENCE_MAX_AGE
+from .write import ACTIVE, MatchWrite, match_write
 
 log = logging.getLogger(__name__)
 
@@ -77,67 +76,6 @@ def parse_action_payload(payload: object) -> tuple[int, dict[str, Any]]:
     return seq, {"card": card}
 
 
-# --- the pipeline ---------------------------------------------------------------------------------
-
-def lock_match(match_id: int) -> Match:
-    """The match row, locked until the transaction ends: every write to a match starts here."""
-    match = reads.match_with_seats(match_id, lock=True)
-    if match is None:
-        raise MatchNotFound()
-    return match
-
-
-def _turn_due(match_id: int, seq: int) -> tuple[Match, Seat] | None:
-    """The locked match and the seat to act if the turn at ``seq`` is still to be played, else None.
-
-    Tasks and sweeps call this: a redelivered task, or a timer and a sweep racing for one turn, find
-    ``seq`` moved on and play nothing.
-    """
-    match = reads.match_with_seats(match_id, lock=True)
-    if match is None or match.seq != seq or match.status != Match.Status.ACTIVE or match.turn is None:
-        return None
-    return match, reads.seats_of(match)[match.turn]
-
-
-def _advance(match: Match, state: engine.MatchState, action: Any, made_by: str, user: Any,
-             log: list[Action], fields: set[str]) -> engine.MatchState:
-    """Apply ``action`` to ``state`` (the replay of the locked ``match``) and add its log row to ``log``;
-    the row's cached fields change in memory and their names go to ``fields``. Nothing is written yet:
-    ``_store`` writes one or several actions at once."""
-    new_state = engine.apply(state, action)
-    data = action.to_json()
-    log.append(Action(match=match, seq=state.version, seat=data["seat"], bid=data.get("bid"),
-                      card=data.get("card", ""), made_by=made_by, user=user))
-    match.seq = new_state.version
-    match.turn = new_state.turn
-    fields.update(("seq", "turn", "updated_at"))
-    if match.move_seconds:
-        fields.update(deadlines.after_action(match, new_state, made_by, data["seat"]))
-    if new_state.is_finished:
-        match.status = Match.Status.FINISHED
-        match.finished_at = timezone.now()
-        fields.update(("status", "finished_at"))
-    return new_state
-
-
-def _store(match: Match, before: engine.MatchState, after: engine.MatchState, log: list[Action],
-           fields: set[str]) -> None:
-    """Write the actions that led from ``before`` to ``after`` (one insert) and the row (one update), and
-    queue the effects: one notice for all of them."""
-    Action.objects.bulk_create(log)
-    match.save(update_fields=sorted(fields))
-    effects.match_advanced(match, after, since=before.version)
-
-
-def _append(match: Match, state: engine.MatchState, action: Any, made_by: str, user: Any) -> engine.MatchState:
-    """Apply one action, log it, and queue the effects."""
-    log: list[Action] = []
-    fields: set[str] = set()
-    new_state = _advance(match, state, action, made_by, user, log, fields)
-    _store(match, state, new_state, log, fields)
-    return new_state
-
-
 def _bot_action(match: Match, state: engine.MatchState, seat: int, level: str, bot_seed: str) -> Any:
     """The bot's action for ``seat``, decided from that seat's view only.
 
@@ -154,14 +92,7 @@ def _bot_action(match: Match, state: engine.MatchState, seat: int, level: str, b
         return engine.bots.decide("random", view, bot_seed)
 
 
-def _hand_to_bot(seat: Seat, level: str, *extra_fields: str) -> None:
-    """Put a person's seat on autopilot: from now on the bot of ``level`` plays it."""
-    seat.autopilot = True
-    seat.bot = level
-    seat.save(update_fields=["autopilot", "bot", *extra_fields])
-
-
-# --- commands -------------------------------------------------------------------------------------
+# --- creating -------------------------------------------------------------------------------------
 
 def create_match(
     *, seats: list[SeatSpec], seed: str | None = None, created_by: Any = None,
@@ -176,29 +107,23 @@ def create_match(
     bot_names = list(settings.CALLBREAK_BOT_NAMES)
     with transaction.atomic():
         match = Match.objects.create(
-            seed=seed,
-            seed_commitment=state.seed_commitment,
-            bot_seed=secrets.token_hex(16),
-            seq=state.version,
-            turn=state.turn,
-            created_by=created_by,
-            move_seconds=move_seconds,
-            rated=rated,
+            seed=seed, seed_commitment=state.seed_commitment, bot_seed=secrets.token_hex(16), seq=state.version,
+            turn=state.turn, created_by=created_by, move_seconds=move_seconds, rated=rated,
         )
         for index, spec in enumerate(seats):
             if spec.user is not None:
-                Seat.objects.create(
-                    match=match, index=index, kind=Seat.Kind.HUMAN, user=spec.user, name=spec.user.get_username()
-                )
+                Seat.objects.create(match=match, index=index, kind=Seat.Kind.HUMAN, user=spec.user,
+                                    name=spec.user.get_username())
             else:
-                level = check_bot_level(spec.bot)
-                Seat.objects.create(
-                    match=match, index=index, kind=Seat.Kind.BOT, bot=level, name=bot_names[index % len(bot_names)]
-                )
+                Seat.objects.create(match=match, index=index, kind=Seat.Kind.BOT, bot=check_bot_level(spec.bot),
+                                    name=bot_names[index % len(bot_names)])
+        loaded = store.load(match.pk)  # with its seats, as every write sees a match
+        assert loaded is not None
+        write = MatchWrite(loaded, started=state)
         if move_seconds:
-            match.save(update_fields=deadlines.set_deadline(match, state))
-        effects.match_advanced(match, state)
-    return match
+            write.set_turn_deadline()
+        write.flush()
+    return loaded
 
 
 def create_bot_match(user: User, *, bot: str | None = None, seed: str | None = None) -> Match:
@@ -211,161 +136,158 @@ def create_bot_match(user: User, *, bot: str | None = None, seed: str | None = N
     )
 
 
+# --- a person's action ------------------------------------------------------------------------------
+
 def submit_action(*, user: User, match_id: int, payload: object) -> tuple[Match, engine.MatchState]:
     """A person's bid or card. Stale/duplicate ``seq`` -> StaleSeq (409); illegal -> GameError (400)."""
-    with transaction.atomic():
-        match = lock_match(match_id)
-        seat = reads.seat_for_user(match, user)
+    with match_write(match_id) as write:
+        seat = write.seat_of(user)
         if seat is None:
             raise MatchNotFound()  # before looking at the body: a stranger learns nothing
         seq, fields = parse_action_payload(payload)
-        if match.status == Match.Status.ABORTED:
-            raise GameError("aborted", "The match was aborted.")
-        if match.seq != seq:
-            raise StaleSeq(match.seq, seq)
+        write.require(Match.Status.ACTIVE, Match.Status.FINISHED)  # a finished match refuses by its seq
+        write.check_seq(seq)
         if seat.autopilot:
             raise GameError("autopilot", "A bot is playing this seat.")
         try:
-            action = engine.action_from_json({"seat": seat.index, **fields})
-            new_state = _append(match, reads.match_state(match), action, Action.MadeBy.PLAYER, user)
+            new_state = write.apply(engine.action_from_json({"seat": seat.index, **fields}), Action.MadeBy.PLAYER,
+                                    user)
         except engine.EngineError as err:
             raise GameError(err.code, str(err)) from None
-    return match, new_state
+    return write.match, new_state
 
 
-def bot_chain_seconds() -> float:
-    """How long consecutive bot moves may run in one transaction before they are committed and shown.
-
-    Quick bots answer a person's card in one commit (one lock, one insert, one notice); a slow one (the
-    strong bot's bids) still shows its moves one by one. With ``BOT_DELAY_SECONDS`` each move is a task
-    of its own, so it is one move per transaction.
-    """
-    if settings.BOT_DELAY_SECONDS > 0:
-        return 0.0
-    return float(settings.BOT_CHAIN_SECONDS)
-
+# --- tasks' commands: each does nothing when its turn has gone by -------------------------------------
 
 def play_bot_turn(match_id: int, seq: int) -> int:
     """Play the bot move due at ``seq``, and the bot moves after it while they take less than
-    ``bot_chain_seconds`` in all; returns how many were played. Idempotent: an old ``seq`` or a person's
-    turn plays nothing. Each move is decided from its seat's view and seeded by its own ``seq``, so the
-    moves are the same however they are grouped into transactions."""
-    with transaction.atomic():
-        due = _turn_due(match_id, seq)
-        if due is None:
-            return 0
-        match, seat = due
-        if not seat.played_by_bot:
-            return 0
-        before = state = reads.match_state(match)
-        log: list[Action] = []
-        fields: set[str] = set()
-        started, budget = time.monotonic(), bot_chain_seconds()
-        while True:
-            action = _bot_action(match, state, seat.index, seat.bot or DEFAULT_BOT, f"{match.bot_seed}:{state.version}")
-            made_by = Action.MadeBy.BOT if seat.kind == Seat.Kind.BOT else Action.MadeBy.AUTOPILOT
-            state = _advance(match, state, action, made_by, None, log, fields)
-            if state.turn is None or time.monotonic() - started >= budget:
-                break
-            seat = reads.seats_of(match)[state.turn]
-            if not seat.played_by_bot:
-                break
-        _store(match, before, state, log, fields)
-    return len(log)
+    ``botchain.chain_seconds`` in all; returns how many were played. Idempotent: an old ``seq`` or a
+    person's turn plays nothing. Each move is decided from its seat's view and seeded by its own ``seq``, so
+    the moves are the same however they are grouped into transactions."""
+    try:
+        with match_write(match_id, expect_seq=seq, require=ACTIVE) as write:
+            match, played = write.match, 0
+            started, budget = time.monotonic(), botchain.chain_seconds()
+            while True:
+                state = write.state
+                seat = write.seats[state.turn] if state.turn is not None else None
+                if seat is None or not seat.played_by_bot:
+                    break
+                action = _bot_action(match, state, seat.index, seat.bot or DEFAULT_BOT,
+                                     f"{match.bot_seed}:{state.version}")
+                write.apply(action, Action.MadeBy.BOT if seat.kind == Seat.Kind.BOT else Action.MadeBy.AUTOPILOT)
+                played += 1
+                if time.monotonic() - started >= budget:
+                    break
+    except GameError:  # gone, finished, or moved on
+        return 0
+    return played
 
 
 def play_expired_turn(match_id: int, seq: int) -> bool:
     """The deadline of the turn at ``seq`` passed: the autopilot bot plays that one action. After
     ``AUTOPILOT_HANDOVER_AFTER`` such actions in a row the seat goes to the bot."""
-    with transaction.atomic():
-        due = _turn_due(match_id, seq)
-        if due is None:
-            return False
-        match, seat = due
-        if match.deadline is None or match.deadline > timezone.now() or seat.played_by_bot:
-            return False
-        state = reads.match_state(match)
-        action = _bot_action(match, state, seat.index, deadlines.AUTOPILOT_BOT, f"{match.bot_seed}:{seq}:autopilot")
-        seat.missed_in_row += 1
-        handed = seat.missed_in_row >= deadlines.handover_after()
-        if handed:
-            _hand_to_bot(seat, deadlines.AUTOPILOT_BOT, "missed_in_row")
-        else:
-            seat.save(update_fields=["missed_in_row"])
-        _append(match, state, action, Action.MadeBy.AUTOPILOT, None)
-        if handed:  # the seat changed too: sockets read the match again
-            effects.seats_changed(match, bot_to_act=False)
-        if seat.user_id is not None:
-            effects.notice(seat.user_id, match.pk, seq, "handed_over" if handed else "autopilot")
+    try:
+        with match_write(match_id, expect_seq=seq, require=ACTIVE) as write:
+            match, state = write.match, write.state
+            seat = write.seats[state.turn] if state.turn is not None else None
+            if seat is None or match.deadline is None or match.deadline > timezone.now() or seat.played_by_bot:
+                return False
+            action = _bot_action(match, state, seat.index, AUTOPILOT_LEVEL, f"{match.bot_seed}:{seq}:autopilot")
+            seat.missed_in_row += 1
+            write.save_seat(seat, "missed_in_row")
+            handed = seat.missed_in_row >= deadlines.handover_after()
+            if handed:
+                write.hand_to_bot(seat, AUTOPILOT_LEVEL)
+            write.apply(action, Action.MadeBy.AUTOPILOT)
+            if handed:  # the seat changed too: sockets read the match again
+                write.seats_changed()
+            if seat.user_id is not None:
+                write.emit(NoticeDue(seat.user_id, match.pk, seq, "handed_over" if handed else "autopilot"))
+    except GameError:
+        return False
     return True
 
 
 def send_reminder(match_id: int, seq: int) -> bool:
     """A quarter of the turn's time is left: remind the player once (``remind_at`` is cleared)."""
-    with transaction.atomic():
-        due = _turn_due(match_id, seq)
-        if due is None:
-            return False
-        match, seat = due
-        if match.remind_at is None or match.remind_at > timezone.now():
-            return False
-        match.remind_at = None
-        match.save(update_fields=["remind_at"])
-        if seat.user_id is not None and not seat.played_by_bot:
-            effects.notice(seat.user_id, match.pk, seq, "reminder")
+    try:
+        with match_write(match_id, expect_seq=seq, require=ACTIVE) as write:
+            match = write.match
+            if match.remind_at is None or match.remind_at > timezone.now():
+                return False
+            write.set(remind_at=None)
+            seat = write.seats[match.turn] if match.turn is not None else None
+            if seat is not None and seat.user_id is not None and not seat.played_by_bot:
+                write.emit(NoticeDue(seat.user_id, match.pk, seq, "reminder"))
+    except GameError:
+        return False
     return True
 
 
+# --- seats ------------------------------------------------------------------------------------------
+
 def resign(user: Any, match_id: int) -> Match:
     """The player gives the seat to the bot for the rest of the match (the match goes on)."""
-    with transaction.atomic():
-        match = lock_match(match_id)
-        seat = reads.seat_for_user(match, user)
+    with match_write(match_id) as write:
+        seat = write.seat_of(user)
         if seat is None:
             raise MatchNotFound()
-        if match.status != Match.Status.ACTIVE:
-            raise GameError("match_over", "The match is over.")
+        write.require(Match.Status.ACTIVE)
         if seat.resigned:
-            return match
+            return write.match
         seat.resigned = True
-        _hand_to_bot(seat, deadlines.AUTOPILOT_BOT, "resigned")
-        my_turn = match.turn == seat.index
+        write.save_seat(seat, "resigned")
+        write.hand_to_bot(seat, AUTOPILOT_LEVEL)
+        my_turn = write.match.turn == seat.index
         if my_turn:
-            match.deadline = None
-            match.remind_at = None
-            match.save(update_fields=["deadline", "remind_at", "updated_at"])
-        effects.seats_changed(match, bot_to_act=my_turn)
-    return match
+            write.set(deadline=None, remind_at=None)
+        write.seats_changed(bot_to_act=my_turn)
+    return write.match
 
 
-def hand_seats_to_bots(user: User, *, bot: str | None = None) -> list[int]:
-    """Put the user's seats in running matches on autopilot; bots move where it is their turn."""
+def hand_seats_to_bots(user_id: int, *, bot: str | None = None) -> list[int]:
+    """Put the person's seats in running matches on autopilot; bots move where it is their turn."""
     level = check_bot_level(bot)
     touched: list[int] = []
+    match_ids = sorted(set(Seat.objects.filter(
+        user_id=user_id, kind=Seat.Kind.HUMAN, autopilot=False, match__status=Match.Status.ACTIVE
+    ).values_list("match_id", flat=True)))
     with transaction.atomic():
-        match_ids = Seat.objects.filter(
-            user=user, kind=Seat.Kind.HUMAN, autopilot=False, match__status=Match.Status.ACTIVE
-        ).values_list("match_id", flat=True)
-        for match_id in sorted(set(match_ids)):
-            match = lock_match(match_id)
-            for seat in reads.seats_of(match):
-                if seat.user_id == user.pk and seat.kind == Seat.Kind.HUMAN and not seat.autopilot:
-                    _hand_to_bot(seat, level)
-                    effects.seats_changed(match, bot_to_act=match.turn == seat.index)
-            touched.append(match.pk)
+        for match_id in match_ids:  # in id order: two of these at once cannot deadlock
+            try:
+                with match_write(match_id, require=ACTIVE) as write:
+                    for seat in write.seats:
+                        if seat.user_id == user_id and seat.kind == Seat.Kind.HUMAN and not seat.autopilot:
+                            write.hand_to_bot(seat, level)
+                            write.seats_changed(bot_to_act=write.match.turn == seat.index)
+            except GameError:  # finished meanwhile
+                continue
+            touched.append(match_id)
     return touched
 
 
 def abort_match(match: Match) -> bool:
     """Admin: stop a running match. Nobody is rated; the log stays as it was."""
-    with transaction.atomic():
-        locked = lock_match(match.pk)
-        if locked.status != Match.Status.ACTIVE:
-            return False
-        locked.status = Match.Status.ABORTED
-        locked.deadline = None
-        locked.remind_at = None
-        locked.finished_at = timezone.now()
-        locked.save(update_fields=["status", "deadline", "remind_at", "finished_at", "updated_at"])
-        effects.seats_changed(locked, bot_to_act=False)
+    try:
+        with match_write(match.pk, require=ACTIVE) as write:
+            write.set(status=Match.Status.ABORTED, deadline=None, remind_at=None, finished_at=timezone.now())
+            write.seats_changed()
+    except GameError:
+        return False
     return True
+
+
+# --- presence: who has a match page open ------------------------------------------------------------
+
+def presence_join(user_id: int, match_id: int, channel_name: str) -> None:
+    """A match socket opened: while it is open the person gets no email or push about that match."""
+    Presence.objects.update_or_create(channel_name=channel_name, defaults={"user_id": user_id, "match_id": match_id})
+
+
+def presence_leave(channel_name: str) -> None:
+    Presence.objects.filter(channel_name=channel_name).delete()
+
+
+def forget_stale_presence() -> int:
+    return Presence.objects.filter(connected_at__lt=timezone.now() - PRESENCE_MAX_AGE).delete()[0]

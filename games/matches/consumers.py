@@ -4,7 +4,7 @@ Group messages carry ``match_id`` and ``seq`` only; each consumer builds its own
 a hand never travels through the channel layer. Messages to the client:
 ``{"type": "match", "match": <view>}``. A client may send ``{"type": "resync"}`` to get the view again.
 
-The socket follows the account (``games.players.sockets``): it closes (code 4401) when its token is revoked,
+The socket follows the account (``games.accounts.sockets``): it closes (code 4401) when its token is revoked,
 its session logs out or the account is deactivated, and sends nothing after that.
 """
 
@@ -19,12 +19,12 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 import engine
+from games.accounts.sockets import FollowsAccount
 from games.errors import MatchNotFound
 from games.groups import match_group
-from games.players.commands import presence_join, presence_leave
-from games.players.sockets import FollowsAccount
 
-from . import reads
+from . import presenters, reads, store
+from .commands import presence_join, presence_leave
 from .models import Match
 
 CLOSE_UNAUTHENTICATED = 4401
@@ -139,8 +139,8 @@ class MatchConsumer(FollowsAccount, AsyncJsonWebsocketConsumer):  # type: ignore
             return None
         match.seq, match.turn = state.version, state.turn
         self.state = state
-        reads.remember_state(match, state)  # committed actions: other sockets of this process start here
-        return reads.match_view(match, self.seat, state)
+        store.remember(match.pk, match.bot_seed, state)  # committed actions: other sockets of this process start here
+        return presenters.match_view(match, self.seat, state)
 
     async def match_changed(self, event: dict[str, Any]) -> None:
         await self.send_view(force=True)
@@ -168,9 +168,9 @@ class MatchConsumer(FollowsAccount, AsyncJsonWebsocketConsumer):  # type: ignore
         """None when the match is gone or the seat is no longer the user's: close then (a deactivated
         account closes the socket through ``FollowsAccount``). Keeps the match and its state, from which
         the next actions' views are built."""
-        match = reads.match_with_seats(self.match_id)
-        if match is None or reads.seats_of(match)[self.seat].user_id != self.scope["user"].pk:
+        match = store.load(self.match_id)
+        if match is None or store.seats_of(match)[self.seat].user_id != self.scope["user"].pk:
             return None
-        state = reads.match_state(match)
+        state = store.state_of(match)
         self.match, self.state = match, state
-        return reads.match_view(match, self.seat, state)
+        return presenters.match_view(match, self.seat, state)

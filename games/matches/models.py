@@ -127,3 +127,12 @@ class Action(models.Model):
         if self.bid is not None:
             return {"seat": self.seat, "bid": self.bid}
         return {"seat": self.seat, "card": self.card}
+
+
+class Presence(models.Model):
+    """An open WebSocket on a match page: while one exists the user gets no email for that match."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
+    channel_name = models.CharField(max_length=200, unique=True)
+    connected_at = models.DateTimeField(auto_now_add=True)

@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 def fill_keys(apps, schema_editor):
     """Every existing account gets its key; where two existing names already look alike, the older keeps it."""
-    from games.players.usernames import key
+    from games.accounts.usernames import key
 
     User = apps.get_model(*settings.AUTH_USER_MODEL.split("."))
     UsernameKey = apps.get_model("games", "UsernameKey")

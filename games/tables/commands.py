@@ -1,6 +1,6 @@
 """Writes to tables among people: create, join, leave, fill with bots, start, expire.
 
-Every write locks the table row; lobby listeners are told on commit (``games.effects.table_changed``).
+Every write locks the table row; lobby listeners are told once it commits (``TableChanged``).
 """
 
 from __future__ import annotations
@@ -13,13 +13,15 @@ from django.db import transaction
 from django.utils import timezone
 
 from engine.bots import LEVELS
-from games import effects
-from games.errors import GameError, MatchNotFound, NotFinished, NotHost, TableConflict, TableNotFound
-from games.matches import reads as match_reads
-from games.matches.commands import SeatSpec, check_bot_level, create_match, lock_match
-from games.matches.models import Match
+from games import outbox
+from games.errors import GameError, MatchNotFound, NotHost, TableConflict, TableNotFound
+from games.matches.commands import SeatSpec, check_bot_level, create_match
+from games.matches.events import NoticeDue
+from games.matches.models import Match, Seat
+from games.matches.write import FINISHED, match_write
 
 from . import reads
+from .events import TableChanged
 from .models import Table, TableSeat
 from .reads import DAY, MOVE_SECONDS_CHOICES
 
@@ -49,7 +51,7 @@ def create_table(host: Any, *, visibility: str = Table.Visibility.PUBLIC, move_s
         )
         for index in range(4):
             TableSeat.objects.create(table=table, index=index, user=host if index == 0 else None)
-        effects.table_changed(table.pk)
+        outbox.emit(TableChanged(table.pk))
     return table
 
 
@@ -89,7 +91,7 @@ def join_table(user: Any, table_id: object, *, seat: int | None = None, code: st
                 raise TableConflict("table_full", "The table is full.")
         target.user, target.bot = user, ""
         target.save(update_fields=["user", "bot"])
-        effects.table_changed(table.pk)
+        outbox.emit(TableChanged(table.pk))
     return table
 
 
@@ -112,7 +114,7 @@ def leave_table(user: Any, table_id: object) -> Table:
             else:
                 table.host_id = heir_id
                 table.save(update_fields=["host"])
-        effects.table_changed(table.pk, left)
+        outbox.emit(TableChanged(table.pk, left))
     return table
 
 
@@ -137,7 +139,7 @@ def fill_bots(user: Any, table_id: object, *, bot: str | None = None, seats: lis
                 raise GameError("bad_seat", "`seats` is a list of seat numbers.")
             qs = qs.filter(index__in=seats)
         qs.update(bot=level)
-        effects.table_changed(table.pk)
+        outbox.emit(TableChanged(table.pk))
     return table
 
 
@@ -148,7 +150,7 @@ def clear_seat(user: Any, table_id: object, index: int) -> Table:
         _host_only(table, user)
         _open(table)
         table.seats.filter(index=index, user__isnull=True).update(bot="")
-        effects.table_changed(table.pk)
+        outbox.emit(TableChanged(table.pk))
     return table
 
 
@@ -169,7 +171,7 @@ def start_table(user: Any, table_id: object) -> Match:
         table.status = Table.Status.STARTED
         table.match = match
         table.save(update_fields=["status", "match"])
-        effects.table_changed(table.pk)
+        outbox.emit(TableChanged(table.pk))
     return match
 
 
@@ -181,7 +183,7 @@ def expire_tables(now: Any = None) -> int:
     if ids:
         Table.objects.filter(pk__in=ids, status=Table.Status.OPEN).update(status=Table.Status.EXPIRED)
         for pk in ids:
-            effects.table_changed(pk)
+            outbox.emit(TableChanged(pk))
     return len(ids)
 
 
@@ -190,12 +192,11 @@ def rematch(user: Any, match_id: int) -> tuple[Table, bool]:
     and visibility, bots in the bots' seats, the asker in their old seat as host; the others are
     invited (a notice with the invitation code) and take their seats themselves. Asked twice, by anyone
     of them, it is the same table: returns it and whether it was made now."""
-    with transaction.atomic():
-        match = lock_match(match_id)  # two people asking at once get one table
-        if match_reads.seat_for_user(match, user) is None:
+    with match_write(match_id) as write:  # the match row locked: two people asking at once get one table
+        match = write.match
+        if write.seat_of(user) is None:
             raise MatchNotFound()
-        if match.status != Match.Status.FINISHED:
-            raise NotFinished("The match is not finished; a rematch is offered at its end.")
+        write.require(*FINISHED, unfinished="The match is not finished; a rematch is offered at its end.")
         old = Table.objects.filter(match=match).first()
         if old is None:
             raise GameError("no_table", "This match was not played at a table among people; start a new match.")
@@ -206,12 +207,11 @@ def rematch(user: Any, match_id: int) -> tuple[Table, bool]:
             host=user, visibility=old.visibility, move_seconds=old.move_seconds, rated=old.rated, rematch_of=match,
             expires_at=timezone.now() + timedelta(seconds=settings.TABLE_EXPIRY_SECONDS),
         )
-        seats = match_reads.seats_of(match)
-        for seat in seats:
+        for seat in write.seats:
             TableSeat.objects.create(table=table, index=seat.index, user=user if seat.user_id == user.pk else None,
-                                     bot=seat.bot if seat.kind == seat.Kind.BOT else "")
-        effects.table_changed(table.pk)
-        for seat in seats:
+                                     bot=seat.bot if seat.kind == Seat.Kind.BOT else "")
+        outbox.emit(TableChanged(table.pk))
+        for seat in write.seats:
             if seat.user_id is not None and seat.user_id != user.pk:
-                effects.notice(seat.user_id, match.pk, match.seq, "rematch")
+                write.emit(NoticeDue(seat.user_id, match.pk, match.seq, "rematch"))
     return table, True

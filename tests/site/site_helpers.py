@@ -77,7 +77,7 @@ def choose(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 
 def token_for(user: Any) -> str:
     """A new API token of ``user`` (one more client), its key."""
-    from games.players.commands import issue_token
+    from games.accounts.commands import issue_token
 
     return issue_token(user, "tests")[1]
 

@@ -13,8 +13,8 @@ from django.test import Client
 from rest_framework.test import APIClient
 from site_helpers import PASSWORD, client_for, ws
 
+from games.accounts.models import UsernameKey
 from games.limits import BodyLimit, decode_frame, loads
-from games.players.models import UsernameKey
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

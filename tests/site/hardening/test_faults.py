@@ -22,7 +22,7 @@ import pytest
 from django.db import connection
 from site_helpers import client_for
 
-from games.matches import commands, reads
+from games.matches import commands, store
 from games.matches.commands import SeatSpec
 from games.models import Action, Match
 
@@ -102,8 +102,8 @@ def assert_consistent(match_id: int) -> None:
     match = Match.objects.get(pk=match_id)
     seqs = list(Action.objects.filter(match=match).order_by("seq").values_list("seq", flat=True))
     assert seqs == list(range(len(seqs))) and len(seqs) == match.seq
-    reads.STATES.clear()
-    assert reads.match_state(match).version == match.seq
+    store.STATES.clear()
+    assert store.state_of(match).version == match.seq
 
 
 def test_a_worker_killed_mid_move_is_recovered(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from site_helpers import choose, client_for
 from games.matches import commands as match_commands
 from games.matches.commands import SeatSpec
 from games.models import Match, Rating, RatingChange, Table
-from games.players.commands import rate_match
+from games.ratings.commands import rate_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

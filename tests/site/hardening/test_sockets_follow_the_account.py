@@ -17,10 +17,10 @@ from rest_framework.test import APIClient
 from site_helpers import ORIGIN, PASSWORD, token_for
 
 from callbreak_site.asgi import application
+from games.accounts import commands, sockets
+from games.accounts.models import ApiToken
 from games.matches import commands as match_commands
 from games.models import Match
-from games.players import commands, sockets
-from games.players.models import ApiToken
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -195,9 +195,10 @@ async def test_an_expired_token_is_refused_and_closes_on_the_next_check(make_use
     assert (await sync(api.get)("/api/me/")).status_code == 401
     assert await refused("/ws/me/", token=key) == CLOSED
     monkeypatch.setattr(sockets, "RECHECK_SECONDS", 0.0)
-    from games import effects
+    from games import groups, outbox
 
-    await sync(effects.send_to_user)(u.pk, {"type": "notice", "kind": "your_turn"})
+    await sync(outbox.group_send_now)(groups.user_group(u.pk), groups.user_message({"type": "notice",
+                                                                                   "kind": "your_turn"}))
     await closed_within_a_second(comm)
 
 

@@ -16,9 +16,9 @@ from django.utils import timezone
 from site_helpers import choose, client_for, two_people
 
 import engine
-from games import effects, tasks
+from games import outbox, tasks
 from games.errors import GameError, StaleSeq
-from games.matches import commands, reads
+from games.matches import commands, presenters, store
 from games.matches.commands import SeatSpec
 from games.models import Action, Match, Seat
 from games.tasks import sweep_deadlines
@@ -29,7 +29,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def check_row_matches_replay(match: Match) -> engine.MatchState:
     """The row's cached seq/turn/status must equal what the engine's replay of the log says."""
     match.refresh_from_db()
-    state = reads.match_state(match)
+    state = store.state_of(match)
     assert match.seq == state.version == Action.objects.filter(match=match).count()
     assert match.turn == state.turn
     assert match.status == ("finished" if state.is_finished else "active")
@@ -59,7 +59,7 @@ def test_row_cache_matches_replay_after_every_action(make_user: Any) -> None:
         if state.is_finished:
             break
         seat = state.turn
-        view = reads.match_view(match, seat, state)
+        view = presenters.match_view(match, seat, state)
         commands.submit_action(user=users[seat // 2], match_id=match.pk, payload=choose(view, rng))
     assert state.version == 280
 
@@ -168,7 +168,7 @@ def test_a_failing_notification_does_not_fail_the_write(make_user: Any, monkeypa
         async def group_send(self, *args: Any) -> None:
             raise ConnectionError("redis is down")
 
-    monkeypatch.setattr(effects, "get_channel_layer", lambda: BrokenLayer())
+    monkeypatch.setattr(outbox, "get_channel_layer", lambda: BrokenLayer())
     seq = match.seq
     _, state = commands.submit_action(user=user, match_id=match.pk, payload={"seq": seq, "bid": 2})
     assert state.version == seq + 1

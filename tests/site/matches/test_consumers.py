@@ -15,10 +15,10 @@ from site_helpers import PASSWORD, assert_no_leak, choose, token_for
 import engine
 from callbreak_site.asgi import application
 from games import groups
-from games.matches import commands, reads
+from games.accounts import commands as account_commands
+from games.matches import commands, presenters, store
 from games.matches.commands import SeatSpec
 from games.models import Match
-from games.players import commands as player_commands
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -46,11 +46,11 @@ async def expect_view(comm: WebsocketCommunicator) -> dict[str, Any]:
 
 def view_of_turn(match_id: int) -> dict[str, Any]:
     match = Match.objects.get(pk=match_id)
-    return reads.match_view(match, match.turn)
+    return presenters.match_view(match, match.turn)
 
 
 def state_at(match_id: int, seq: int) -> engine.MatchState:
-    return reads.match_state(Match.objects.get(pk=match_id), upto=seq)
+    return store.state_of(Match.objects.get(pk=match_id), upto=seq)
 
 
 async def test_four_people_each_see_their_own_view_after_every_action(make_user: Any) -> None:
@@ -163,7 +163,7 @@ async def test_group_messages_carry_only_what_every_seat_sees(make_user: Any) ->
     layer = get_channel_layer()
     channel = await layer.new_channel()
     await layer.group_add(groups.match_group(match.pk), channel)
-    view = await database_sync_to_async(reads.match_view)(match, match.turn)
+    view = await database_sync_to_async(presenters.match_view)(match, match.turn)
     bid = view["legal"][0]
     await database_sync_to_async(commands.submit_action)(
         user=users[match.turn], match_id=match.pk, payload={"seq": 0, "bid": bid})
@@ -188,7 +188,7 @@ async def test_a_deactivated_users_socket_is_closed(make_user: Any) -> None:
     match = await database_sync_to_async(commands.create_match)(seats=[SeatSpec(user=u) for u in users])
     comm = await connect(match.pk, token=await database_sync_to_async(token_for)(users[1]))
     await expect_view(comm)
-    await database_sync_to_async(player_commands.deactivate_user)(users[1])
+    await database_sync_to_async(account_commands.deactivate_user)(users[1])
     # The socket follows the account: it closes as unauthenticated (tests/site/hardening has the rest).
     out = await comm.receive_output(timeout=5)
     while out["type"] == "websocket.send":

@@ -16,10 +16,10 @@ from django.core import mail
 from django.utils import timezone
 from site_helpers import choose, client_for
 
-from games.matches import reads
+from games.matches import store
 from games.models import Action, Match, Notice, Rating, RatingChange, Seat
-from games.players import commands as player_commands
-from games.players import reads as player_reads
+from games.ratings import commands as rating_commands
+from games.ratings import reads as rating_reads
 from games.tasks import rate_match, sweep_deadlines
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -141,10 +141,10 @@ def test_four_people_over_several_days(make_user: Any) -> None:
     assert RatingChange.objects.filter(match=match).count() == 4
     snapshot = list(Rating.objects.order_by("pk").values_list("mu", "sigma", "games"))
     assert rate_match.delay(match_id).get() is False
-    assert player_commands.rate_match(match_id) is False
+    assert rating_commands.rate_match(match_id) is False
     assert list(Rating.objects.order_by("pk").values_list("mu", "sigma", "games")) == snapshot
     totals = match_totals(match)
-    ranks = player_reads.ranks_by_totals(totals)
+    ranks = rating_reads.ranks_by_totals(totals)
     for seat_index, user in enumerate(users):
         change = RatingChange.objects.get(match=match, rating__user=user)
         assert change.rank == ranks[seat_index]
@@ -162,4 +162,4 @@ def test_four_people_over_several_days(make_user: Any) -> None:
 
 
 def match_totals(match: Match) -> tuple[int, ...]:
-    return reads.match_state(match).totals
+    return store.state_of(match).totals

@@ -14,7 +14,7 @@ from site_helpers import assert_no_leak, choose, client_for, token_for
 
 import engine
 from callbreak_site.asgi import application
-from games.matches import commands, reads
+from games.matches import commands, store
 from games.matches.commands import SeatSpec
 from games.models import Match
 
@@ -40,7 +40,7 @@ async def test_two_people_two_bots_whole_match_nothing_leaks(make_user: Any) -> 
 
     def state_at(seq: int) -> engine.MatchState:
         if seq not in states:
-            states[seq] = reads.match_state(Match.objects.get(pk=match.pk), upto=seq)
+            states[seq] = store.state_of(Match.objects.get(pk=match.pk), upto=seq)
         return states[seq]
 
     async def check(seat: int, message: Any) -> None:

@@ -1,5 +1,5 @@
 """Each action and each view costs a few queries, whatever the length of the log: the state comes from the
-per-process state cache (``reads.STATES``), the seats are read once per request.
+per-process state cache (``store.STATES``), the seats are read once per request.
 
 The bounds are the counts measured when they were set; a change that adds a query per action or per
 view shows here before it shows under load (``bench/load.py``)."""
@@ -13,8 +13,8 @@ from django.db import transaction
 from django.test import override_settings
 from site_helpers import client_for
 
-from games import effects
-from games.matches import commands, reads
+from games import outbox
+from games.matches import commands, presenters, store
 from games.matches.commands import SeatSpec
 from games.matches.consumers import MatchConsumer
 from games.models import Action, Match
@@ -31,7 +31,7 @@ def _people_match(make_user: Any) -> tuple[Match, list[Any]]:
 def _play(match: Match, users: list[Any], n: int) -> Match:
     for _ in range(n):
         match = Match.objects.get(pk=match.pk)
-        view = reads.match_view(match, match.turn)
+        view = presenters.match_view(match, match.turn)
         body = {"seq": view["seq"], "bid": 3} if view["phase"] == "bidding" else {"seq": view["seq"],
                                                                                    "card": view["legal"][0]}
         commands.submit_action(user=users[match.turn], match_id=match.pk, payload=body)
@@ -62,7 +62,7 @@ def test_a_view_through_the_api_and_on_the_socket(make_user: Any, django_assert_
     consumer.match_id, consumer.seat = match.pk, 1
     with django_assert_max_num_queries(1):  # the match with its seats and their users
         assert consumer._view()["seq"] == 40
-    reads.STATES.clear()  # another process: it replays the log once, then reads only what is new
+    store.STATES.clear()  # another process: it replays the log once, then reads only what is new
     with django_assert_max_num_queries(2):
         assert consumer._view()["seq"] == 40
     match = _play(match, users, 3)
@@ -85,7 +85,7 @@ def _log(match: Match) -> list[tuple[int, int, int | None, str, str]]:
 def test_a_bot_move(make_user: Any, django_assert_max_num_queries: Any) -> None:
     match, users = _people_match(make_user)
     match = _play(match, users, 25)
-    seat = reads.seats_of(match)[match.turn]
+    seat = store.seats_of(match)[match.turn]
     seat.kind, seat.user, seat.bot = "bot", None, "normal"
     seat.save()
     # lock the match with its seats 1; insert, update 2; (no notices: neither timed nor rated)
@@ -96,7 +96,7 @@ def test_a_bot_move(make_user: Any, django_assert_max_num_queries: Any) -> None:
 def _answer(match: Match, person: Any, chain_seconds: float, counter: Any) -> list[int]:
     """The person's move, then the bots' until the person's turn, as a worker plays them; how many moves
     each call (one transaction) played."""
-    view = reads.match_view(Match.objects.get(pk=match.pk), 0)
+    view = presenters.match_view(Match.objects.get(pk=match.pk), 0)
     assert view["your_turn"]
     body = {"seq": view["seq"], "bid": 3} if view["phase"] == "bidding" else {"seq": view["seq"],
                                                                               "card": view["legal"][0]}
@@ -132,7 +132,7 @@ def test_a_socket_builds_the_next_views_from_the_messages_alone(
     """After its first view a socket reads nothing: the group message holds the actions (public) and the
     deadline, and the view it builds is the one a fresh read gives. A missed message means a read."""
     sent: list[dict[str, Any]] = []
-    monkeypatch.setattr(effects, "_group_send", lambda group, message: sent.append(message))
+    monkeypatch.setattr(outbox, "group_send_now", lambda group, message: sent.append(message))
     users = [make_user() for _ in range(4)]
     match = commands.create_match(seats=[SeatSpec(user=u) for u in users], move_seconds=3600)  # deadlines move
     consumer = MatchConsumer()
@@ -150,6 +150,6 @@ def test_a_socket_builds_the_next_views_from_the_messages_alone(
         assert message["seq"] == match.seq and message["deadline"] == match.deadline.isoformat()
         with django_assert_num_queries(0):
             view = consumer._view_from_event(message)
-        fresh = reads.match_view(reads.match_with_seats(match.pk), 2)
+        fresh = presenters.match_view(store.load(match.pk), 2)
         assert view is not None and abs(view.pop("seconds_left") - fresh.pop("seconds_left")) <= 1
         assert view == fresh

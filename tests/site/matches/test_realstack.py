@@ -31,7 +31,7 @@ from site_helpers import assert_no_leak, choose, client_for
 
 import engine
 from games import tasks
-from games.matches import commands, reads
+from games.matches import commands, store
 from games.matches.commands import SeatSpec
 from games.models import Action, Match, Seat
 
@@ -77,7 +77,7 @@ def test_twenty_threads_post_the_same_action_exactly_one_applies(make_user: Any)
     assert all(body["code"] == "stale_seq" and body["seq"] == 1 for code, body in results if code == 409)
     assert Action.objects.filter(match=match).count() == 1
     match.refresh_from_db()
-    assert match.seq == 1 == reads.match_state(match).version
+    assert match.seq == 1 == store.state_of(match).version
 
 
 def _celery_env() -> dict[str, str]:
@@ -208,7 +208,7 @@ async def test_whole_match_against_three_bots_on_the_real_stack(make_user: Any, 
     last_seq, mine, messages = -1, 0, 0
 
     def state_at(seq: int) -> engine.MatchState:
-        return reads.match_state(Match.objects.get(pk=match_id), upto=seq)
+        return store.state_of(Match.objects.get(pk=match_id), upto=seq)
 
     while True:
         msg = await comm.receive_json_from(timeout=30)

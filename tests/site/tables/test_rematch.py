@@ -11,7 +11,7 @@ from channels.db import database_sync_to_async
 from django.core import mail
 from site_helpers import choose, client_for, ws
 
-from games.matches import reads as match_reads
+from games.matches import store as match_store
 from games.models import Match, Notice, Table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -34,7 +34,7 @@ def _finished_table_match(make_user: Any, rated: bool = True) -> tuple[Match, An
         match.refresh_from_db()
         if match.status != "active":
             break
-        mover = next(s for s in match_reads.seats_of(match) if s.index == match.turn)
+        mover = next(s for s in match_store.seats_of(match) if s.index == match.turn)
         client = clients[0] if mover.user_id == amy.pk else clients[1]
         view = client.get(f"/api/matches/{match.pk}/").json()
         assert client.post(f"/api/matches/{match.pk}/actions/", choose(view, rng), format="json").status_code == 200
@@ -55,7 +55,7 @@ def test_rematch_invites_the_same_people_to_a_table_with_the_same_settings(make_
     old = match.table
     assert (table["visibility"], table["move_seconds"], table["rated"]) == (old.visibility, old.move_seconds, old.rated)
     seats = {s["seat"]: s for s in table["seats"]}
-    for seat in match_reads.seats_of(match):
+    for seat in match_store.seats_of(match):
         if seat.kind == "bot":
             assert seats[seat.index]["kind"] == "bot" and seats[seat.index]["bot"] == seat.bot
         elif seat.user_id == amy.pk:
@@ -70,7 +70,7 @@ def test_rematch_invites_the_same_people_to_a_table_with_the_same_settings(make_
     again = cb.post(f"/api/matches/{match.pk}/rematch/")
     assert again.status_code == 200 and again.json()["id"] == table["id"]
     assert cb.get(f"/api/matches/{match.pk}/").json()["rematch_table_id"] == table["id"]
-    bo_seat = next(s.index for s in match_reads.seats_of(match) if s.user_id == bo.pk)
+    bo_seat = next(s.index for s in match_store.seats_of(match) if s.user_id == bo.pk)
     code = Table.objects.get(pk=table["id"]).invite_code
     joined = cb.post(f"/api/tables/{table['id']}/join/", {"seat": bo_seat, "code": code}, format="json")
     assert joined.status_code == 200 and any(s["you"] for s in joined.json()["seats"])

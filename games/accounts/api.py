@@ -1,0 +1,106 @@
+"""The accounts API: sign-up, tokens, log-out, me, my settings. Thin views over ``games.accounts.commands``
+and ``games.accounts.reads``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import authenticate, logout
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api_errors import ERRORS
+from games.errors import GameError
+from games.limits import StrictBooleanField
+from games.users import signed_in
+
+from . import commands, reads
+from . import serializers as s
+from .models import ApiToken
+
+
+def _client(request: Request) -> str:
+    return str(request.META.get("HTTP_USER_AGENT", ""))[:120]
+
+
+class SettingsSerializer(serializers.Serializer[Any]):
+    email_notifications = StrictBooleanField()
+
+
+class SignupView(APIView):
+    authentication_classes: list[Any] = []
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(request=s.SignupSerializer, responses={201: s.TokenSerializer, **ERRORS},
+                   summary="Create an account and get an API token",
+                   description="The token is this client's own (each log-in gives another); it expires after "
+                               "a stretch unused. 400 `invalid` with `errors.username` for a name that breaks "
+                               "the rules or looks like a taken one; 429 `throttled` for too many sign-ups "
+                               "from one address.")
+    def post(self, request: Request) -> Response:
+        ser = s.SignupSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        user = commands.sign_up(
+            username=ser.validated_data["username"],
+            password=ser.validated_data["password"],
+            email=ser.validated_data.get("email", ""),
+        )
+        _, key = commands.issue_token(user, _client(request))
+        return Response({"token": key, "user_id": user.pk, "username": user.get_username()},
+                        status=status.HTTP_201_CREATED)
+
+
+class TokenView(APIView):
+    authentication_classes: list[Any] = []
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(request=s.LoginSerializer, responses={200: s.TokenSerializer, **ERRORS},
+                   summary="Exchange username and password for an API token",
+                   description="A new token for this client (other clients keep theirs). 400 `bad_credentials`; "
+                               "429 `throttled` for too many tries from one address or for one account, 429 "
+                               "`locked_out` after too many failures (for the cool-off, the right password too).")
+    def post(self, request: Request) -> Response:
+        ser = s.LoginSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        user = authenticate(request._request, username=ser.validated_data["username"],
+                            password=ser.validated_data["password"])
+        if user is None:  # also an inactive (deactivated) account
+            raise GameError("bad_credentials", "Wrong username or password, or the account is deactivated.")
+        _, key = commands.issue_token(user, _client(request))
+        return Response({"token": key, "user_id": user.pk, "username": user.get_username()})
+
+
+class LogoutView(APIView):
+    @extend_schema(request=None, responses={204: None, **ERRORS},
+                   summary="Log out: revoke the API token used, end the browser session",
+                   description="Only this client's token is revoked; the sockets opened with it (or with this "
+                               "session) close.")
+    def post(self, request: Request) -> Response:
+        if isinstance(request.auth, ApiToken):
+            commands.revoke_token(request.auth)
+        logout(request._request)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class MeView(APIView):
+    @extend_schema(responses={200: s.MeSerializer, **ERRORS}, summary="The signed-in user")
+    def get(self, request: Request) -> Response:
+        u = signed_in(request)
+        return Response({"id": u.pk, "username": u.get_username(), "email": u.email, "is_staff": u.is_staff})
+
+
+class SettingsView(APIView):
+    @extend_schema(responses={200: SettingsSerializer, **ERRORS}, summary="My settings")
+    def get(self, request: Request) -> Response:
+        return Response(reads.settings_json(signed_in(request)))
+
+    @extend_schema(request=SettingsSerializer, responses={200: SettingsSerializer, **ERRORS},
+                   summary="Change my settings (email on your turn and reminders)")
+    def patch(self, request: Request) -> Response:
+        ser = SettingsSerializer(data=request.data, partial=True)
+        ser.is_valid(raise_exception=True)
+        return Response(commands.update_settings(
+            signed_in(request), email_notifications=ser.validated_data.get("email_notifications")))

@@ -1,0 +1,138 @@
+"""Commands on accounts: sign-up, API tokens, settings, deactivation.
+
+Revoking credentials emits ``CredentialsRevoked`` (their sockets close once the revocation commits);
+deactivating an account also emits ``AccountDeactivated`` (bots take its seats). Explicit commands, called
+by the API, the pages and the admin alike: no chain of signals.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import secrets
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games import outbox
+from games.errors import GameError
+from games.groups import account_group, token_group
+
+from . import reads, usernames
+from .events import AccountDeactivated, CredentialsRevoked
+from .models import ApiToken, Profile, UsernameKey
+
+log = logging.getLogger(__name__)
+
+USERNAME_TAKEN = "That username is taken, or looks too much like one that is."
+
+
+def sign_up(*, username: str, password: str, email: str = "") -> Any:
+    """A new account (the caller has validated the password). Its name must follow the rules of
+    ``games.accounts.usernames`` and must not look like another account's (``username_taken``, also when two
+    people ask for look-alike names at once: the unique key decides)."""
+    try:
+        name = usernames.validate(username)
+    except ValidationError as err:
+        raise GameError("bad_username", " ".join(err.messages)) from None
+    with transaction.atomic():
+        if reads.username_taken(name):
+            raise GameError("username_taken", USERNAME_TAKEN)
+        user = get_user_model()(username=name, email=get_user_model().objects.normalize_email(email))
+        user.set_password(password)
+        user.save()  # its username key is made on save (``signals``); a look-alike taken meanwhile gets none
+        if not UsernameKey.objects.filter(user=user).exists():
+            raise GameError("username_taken", USERNAME_TAKEN)
+    return user
+
+
+def remember_username_key(user: User) -> bool:
+    """Keep a user's username key up to date (every save of a user that may have renamed it). A name that
+    looks like another account's gets no key (False), and a warning in the log."""
+    key = usernames.key(user.get_username())
+    try:
+        with transaction.atomic():
+            UsernameKey.objects.update_or_create(user=user, defaults={"key": key})
+    except IntegrityError:
+        UsernameKey.objects.filter(user=user).delete()
+        log.warning("username %r of user %s looks like another account's (key %r)", user.get_username(), user.pk, key)
+        return False
+    return True
+
+
+def token_digest(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def issue_token(user: User, client: str = "") -> tuple[ApiToken, str]:
+    """A new API token for one client of ``user`` and its key (shown once: only its digest is stored). A user
+    keeps at most ``API_TOKENS_PER_USER``: the oldest beyond that are revoked, and expired ones go now."""
+    key = secrets.token_hex(20)
+    with transaction.atomic():
+        token = ApiToken.objects.create(
+            digest=token_digest(key), user=user, client=client[:120],
+            expires_at=timezone.now() + timedelta(days=settings.API_TOKEN_TTL_DAYS))
+        keep = list(ApiToken.objects.filter(user=user, expires_at__gt=timezone.now())
+                    .order_by("-created_at", "-digest").values_list("digest", flat=True)[:settings.API_TOKENS_PER_USER])
+        _revoke(ApiToken.objects.filter(user=user).exclude(digest__in=keep), "token revoked")
+    return token, key
+
+
+def _revoke(tokens: Any, reason: str) -> int:
+    """Delete ``tokens`` (a queryset) in one statement; their sockets close once this commits."""
+    digests = list(tokens.values_list("digest", flat=True))
+    if not digests:
+        return 0
+    ApiToken.objects.filter(digest__in=digests).delete()
+    outbox.emit(CredentialsRevoked(tuple(token_group(d) for d in digests), reason))
+    return len(digests)
+
+
+def revoke_token(token: ApiToken) -> None:
+    """Revoke one client's token; its open sockets close once this commits."""
+    with transaction.atomic():
+        _revoke(ApiToken.objects.filter(digest=token.digest), "token revoked")
+
+
+def touch_token(token: ApiToken) -> None:
+    """A token in use: move its expiry on (at most once per ``API_TOKEN_REFRESH_SECONDS``)."""
+    now = timezone.now()
+    ttl = timedelta(days=settings.API_TOKEN_TTL_DAYS)
+    if token.expires_at - now < ttl - timedelta(seconds=settings.API_TOKEN_REFRESH_SECONDS):
+        token.expires_at = now + ttl
+        ApiToken.objects.filter(digest=token.digest).update(expires_at=token.expires_at)
+
+
+def drop_expired_tokens(limit: int = 1000) -> int:
+    """Expired API tokens of people who do not log in again (a log-in drops its user's own): beat's sweep
+    deletes them, at most ``limit`` a run, closing whatever socket still holds one."""
+    digests = list(ApiToken.objects.filter(expires_at__lte=timezone.now()).values_list("digest", flat=True)[:limit])
+    with transaction.atomic():
+        return _revoke(ApiToken.objects.filter(digest__in=digests), "token expired")
+
+
+def update_settings(user: User, *, email_notifications: bool | None = None) -> dict[str, Any]:
+    with transaction.atomic():
+        profile, _ = Profile.objects.select_for_update().get_or_create(user=user)
+        if email_notifications is not None:
+            profile.email_notifications = email_notifications
+            profile.save(update_fields=["email_notifications"])
+    return reads.settings_json(user)
+
+
+def deactivate_user(user: User) -> None:
+    """Deactivate an account: no log-in, no API token, every socket of it closes, and bots take over its
+    running matches (once this commits)."""
+    with transaction.atomic():
+        if user.is_active:
+            user.is_active = False
+            user.save(update_fields=["is_active"])
+        outbox.emit(CredentialsRevoked((account_group(user.pk),), "deactivated"))  # first: nothing more reaches them
+        _revoke(ApiToken.objects.filter(user=user), "deactivated")
+        outbox.emit(AccountDeactivated(user.pk))

@@ -1,0 +1,64 @@
+"""``/ws/me/``: one socket per open tab, in the user's group and the lobby group.
+
+Messages to the client: ``{"type": "notice", "kind": ..., "match_id": ..., "seq": ..., "deadline": ...}``
+(your turn, reminder, autopilot moved, seat handed over) and ``{"type": "lobby", "table_id": ...}``
+(a table changed: refetch the lobby). Group messages hold ids and times only, never cards.
+
+The socket follows the account (``games.accounts.sockets``): it closes (code 4401) when its token is revoked,
+its session logs out or the account is deactivated.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from games.groups import LOBBY_GROUP, user_group
+
+from .sockets import FollowsAccount
+
+CLOSE_UNAUTHENTICATED = 4401
+
+
+class UserConsumer(FollowsAccount, AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    groups_joined: list[str]
+
+    async def connect(self) -> None:
+        self.groups_joined = []
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated or not await self.join_account():
+            await self.close(code=CLOSE_UNAUTHENTICATED)
+            return
+        for group in (user_group(user.pk), LOBBY_GROUP):
+            await self.channel_layer.group_add(group, self.channel_name)
+            self.groups_joined.append(group)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        for group in self.groups_joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        self.groups_joined = []
+        await self.leave_account()
+
+    async def shut_down(self) -> None:
+        await self.disconnect(CLOSE_UNAUTHENTICATED)
+        await super().shut_down()
+
+    async def deliver(self, payload: dict[str, Any]) -> None:
+        """Send to the client unless the socket is shut, or its credential no longer holds (then shut it)."""
+        if self.shut:
+            return
+        if not await self.credential_still_valid():
+            await self.shut_down()
+            return
+        await self.send_json(payload)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        await self.send_json({"type": "error", "code": "bad_message", "detail": "This socket only sends."})
+
+    async def user_notice(self, event: dict[str, Any]) -> None:
+        await self.deliver(event["payload"])
+
+    async def lobby_updated(self, event: dict[str, Any]) -> None:
+        await self.deliver({"type": "lobby", "table_id": event.get("table_id")})

@@ -1,0 +1,41 @@
+"""Accounts: per-user settings, the look-alike-proof key of each username, and API tokens."""
+
+from django.conf import settings
+from django.db import models
+
+
+class Profile(models.Model):
+    """Per-user settings."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
+    email_notifications = models.BooleanField(default=True, help_text="Email for your turn and reminders.")
+
+
+class UsernameKey(models.Model):
+    """The look-alike-proof, case-blind key of a username (``games.accounts.usernames.key``), unique: no two
+    accounts whose names look the same. Kept up to date on every save of a user (``games.accounts.signals``)."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="username_key")
+    key = models.CharField(max_length=150, unique=True)
+
+    def __str__(self) -> str:
+        return self.key
+
+
+class ApiToken(models.Model):
+    """One API client's token (``Authorization: Token <key>`` or ``?token=<key>`` on a socket): made at sign-up and
+    at each log-in through the API, so each client has its own; revoked by that client's log-out (its sockets
+    close), gone with a deactivated account. Only the key's SHA-256 is stored. It expires when unused for
+    ``API_TOKEN_TTL_DAYS`` (each use moves the expiry on, at most once an hour)."""
+
+    digest = models.CharField(max_length=64, primary_key=True, help_text="SHA-256 of the key (the key is not kept).")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    client = models.CharField(max_length=120, blank=True, help_text="The User-Agent that asked for it.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}:{self.digest[:8]}"

@@ -1,0 +1,37 @@
+"""Reads of accounts: a live API token, whether a username is taken (or looks like a taken one), settings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
+from django.utils import timezone
+
+from . import usernames
+from .models import ApiToken, Profile, UsernameKey
+
+
+def live_token(digest: str) -> ApiToken | None:
+    """The unexpired token with this digest, of an active user (with the user), or None."""
+    token = ApiToken.objects.select_related("user").filter(digest=digest).first()
+    if token is None or token.expires_at <= timezone.now() or not token.user.is_active:
+        return None
+    return token
+
+
+def username_taken(name: str) -> bool:
+    """Whether an account's name is ``name`` or looks like it (same key, see ``games.accounts.usernames``)."""
+    if UsernameKey.objects.filter(key=usernames.key(name)).exists():
+        return True
+    return get_user_model().objects.filter(username__iexact=name).exists()
+
+
+def settings_json(user: User) -> dict[str, Any]:
+    profile = Profile.objects.filter(user=user).first()
+    return {"email_notifications": profile is None or profile.email_notifications}
+
+
+def wants_email(user_id: int) -> bool:
+    profile = Profile.objects.filter(user_id=user_id).first()
+    return profile is None or profile.email_notifications

@@ -1,0 +1,91 @@
+"""Usernames: what may be one, and when two count as the same.
+
+A username is 2 to 30 characters after NFKC normalisation: letters, the digits ``0``–``9`` and ``.``, ``_``,
+``-``, with at least one letter. Its letters come from one script (Latin, Cyrillic, Greek, …; Han may go
+with Hiragana and Katakana, or with Hangul, or with Bopomofo), so ``аlice`` with a Cyrillic ``а`` is refused.
+It is kept as typed (NFKC, case kept).
+
+Two usernames are the same when their *keys* are equal: the key is the NFKC form with every letter that
+looks like a Latin letter or digit replaced by it (Cyrillic ``а`` and Greek ``α`` by ``a``, from Unicode's
+confusables list via ``confusable_homoglyphs``), then case folded, then ``i``, ``1`` to ``l`` and ``0`` to
+``o`` (a capital ``I`` is an ``l`` in many fonts), then ``rn`` to ``m`` and ``vv`` to ``w``. So ``Alice``,
+``ALICE``, ``A1ice`` and ``аliсе`` (Cyrillic look-alikes) are one name, and ``Ilya`` and ``llya`` too. The
+key is stored, unique, beside each account (``games.accounts.models.UsernameKey``).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import cache
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+
+MIN_LENGTH, MAX_LENGTH = 2, 30
+PUNCTUATION = "._-"
+ALLOWED_DESCRIPTION = "2 to 30 letters (of one script), digits 0-9 and . _ -, with at least one letter"
+# Scripts that may share a name (besides Common: digits and punctuation).
+SCRIPT_GROUPS = ({"HAN", "HIRAGANA", "KATAKANA"}, {"HAN", "HANGUL"}, {"HAN", "BOPOMOFO"})
+FOLD = str.maketrans({"i": "l", "1": "l", "0": "o"})  # after case folding: I, i, l, 1 are one; O, o, 0 too
+SEQUENCES = (("rn", "m"), ("vv", "w"))
+
+
+def normalize(username: str) -> str:
+    """The form a username is stored in: NFKC, surrounding spaces dropped."""
+    return unicodedata.normalize("NFKC", username).strip()
+
+
+def _script(char: str) -> str:
+    from confusable_homoglyphs import categories  # type: ignore[import-untyped]
+
+    return str(categories.alias(char))
+
+
+def validate(username: str) -> str:
+    """The normalized username, or ``ValidationError`` (code ``bad_username``) saying what is wrong."""
+    name = normalize(username)
+    if not MIN_LENGTH <= len(name) <= MAX_LENGTH:
+        raise ValidationError(_("A username is %(min)d to %(max)d characters long.") %
+                              {"min": MIN_LENGTH, "max": MAX_LENGTH}, code="bad_username")
+    bad = [c for c in name if not (c.isalpha() or c in "0123456789" or c in PUNCTUATION)]
+    if bad:
+        raise ValidationError(_("Use letters, digits 0-9 and . _ - only (not %(chars)s).") %
+                              {"chars": " ".join(repr(c) for c in dict.fromkeys(bad))}, code="bad_username")
+    letters = [c for c in name if c.isalpha()]
+    if not letters:
+        raise ValidationError(_("A username needs at least one letter."), code="bad_username")
+    scripts = {_script(c) for c in letters} - {"COMMON"}
+    if len(scripts) > 1 and not any(scripts <= group for group in SCRIPT_GROUPS):
+        raise ValidationError(_("Use the letters of one script (not a mix such as %(scripts)s).") %
+                              {"scripts": ", ".join(sorted(s.title() for s in scripts))}, code="bad_username")
+    return name
+
+
+@cache
+def _prototypes() -> dict[str, str]:
+    """Each non-ASCII character that looks like an ASCII letter or digit, mapped to that character
+    (lower case preferred)."""
+    from confusable_homoglyphs.confusables import confusables_data  # type: ignore[import-untyped]
+
+    candidates: dict[str, set[str]] = {}
+    for key, homoglyphs in confusables_data.items():
+        key = key.replace("\u200e", "")
+        for entry in homoglyphs:
+            other = str(entry["c"]).replace("\u200e", "")
+            if len(key) != 1 or len(other) != 1:
+                continue
+            for char, glyph in ((key, other), (other, key)):
+                if not char.isascii() and glyph.isascii() and glyph.isalnum():
+                    candidates.setdefault(char, set()).add(glyph)
+    return {char: min(glyphs, key=lambda g: (not g.islower(), not g.isupper(), g))
+            for char, glyphs in candidates.items()}
+
+
+def key(username: str) -> str:
+    """The look-alike-proof, case-blind key of a username: equal keys, same name."""
+    prototypes = _prototypes()
+    name = "".join(prototypes.get(c, c) for c in normalize(username))
+    name = name.casefold().translate(FOLD)
+    for sequence, single in SEQUENCES:
+        name = name.replace(sequence, single)
+    return name

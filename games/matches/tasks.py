@@ -1,0 +1,49 @@
+"""The matches' Celery tasks: thin, idempotent, taking ids only; each calls one command.
+
+``bot_move(match_id, seq)`` plays the bot move due at ``seq`` (and the bot moves it leads to, see
+``botchain``): a redelivery or a task for an old ``seq`` finds the match moved on and does nothing. Task
+names stay ``games.tasks.<function>``, as brokers and beat's schedule know them.
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+from django.conf import settings
+
+from games import outbox
+
+from . import botchain, commands, reads
+
+
+@shared_task(name="games.tasks.bot_move", acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def bot_move(match_id: int, seq: int) -> bool:
+    """Play the bot move due at ``seq`` and the bot moves that follow it."""
+    return botchain.run(commands.play_bot_turn, match_id, seq) > 0
+
+
+def enqueue_bot_move(match_id: int, seq: int) -> None:
+    """Have the bot move due at ``seq`` played now: on the bot chain running in this thread if there is one,
+    else by a ``bot_move`` task (after ``BOT_DELAY_SECONDS`` with a real worker; at once in eager mode)."""
+    if botchain.queue_if_chaining(match_id, seq):
+        return
+    delay = settings.BOT_DELAY_SECONDS
+    outbox.task_now(bot_move, match_id, seq, countdown=delay if delay > 0 else None)
+
+
+@shared_task(name="games.tasks.resume_stalled_bot_turns", acks_late=True, ignore_result=True)
+def resume_stalled_bot_turns() -> int:
+    """Beat's recovery sweep: send the due bot move of every running match waiting on a bot."""
+    due = reads.waiting_on_a_bot()
+    for match_id, seq in due:
+        enqueue_bot_move(match_id, seq)
+    return len(due)
+
+
+@shared_task(name="games.tasks.expire_turn", acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def expire_turn(match_id: int, seq: int) -> bool:
+    return commands.play_expired_turn(match_id, seq)
+
+
+@shared_task(name="games.tasks.remind_turn", acks_late=True, ignore_result=True)
+def remind_turn(match_id: int, seq: int) -> bool:
+    return commands.send_reminder(match_id, seq)

@@ -1,0 +1,89 @@
+"""Commands on notices: record one (a ``Notice`` row unique per (user, match, seq, kind), so a re-run sweep
+or a redelivered task never tells anyone twice) and send its email once.
+
+``games.notices.reactions`` records them after the writes that make them due; the email task calls
+``send_notice_email``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.mail import send_mail
+from django.db import IntegrityError, transaction
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from games.matches.models import Match
+from games.tables.models import Table
+
+from . import reads
+from .models import Notice
+
+
+def record(user_id: int, match_id: int, seq: int, kind: str) -> tuple[Notice, dict[str, Any]] | None:
+    """Store one notice and return it with the message for the user's tabs; None if it was already sent."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        return None
+    try:
+        with transaction.atomic():
+            obj = Notice.objects.create(user_id=user_id, match_id=match_id, seq=seq, kind=kind)
+    except IntegrityError:
+        return None
+    payload: dict[str, Any] = {
+        "type": "notice",
+        "kind": kind,
+        "match_id": match_id,
+        "seq": seq,
+        "deadline": match.deadline.isoformat() if match.deadline else None,
+    }
+    if kind == Notice.Kind.REMATCH:
+        table = Table.objects.filter(rematch_of_id=match_id).first()
+        payload.update(table_id=table.pk if table else None, code=table.invite_code if table else None)
+    return obj, payload
+
+
+def _email_text(notice: Notice) -> tuple[str, str]:
+    match = notice.match
+    link = f"{settings.SITE_URL.rstrip('/')}/play/{match.pk}/"
+    if notice.kind == Notice.Kind.REMATCH:
+        table = Table.objects.filter(rematch_of=match).first()
+        if table is not None:
+            link = f"{settings.SITE_URL.rstrip('/')}/invite/{table.invite_code}/"
+    left = ""
+    if match.deadline and notice.kind in (Notice.Kind.YOUR_TURN, Notice.Kind.REMINDER):
+        hours = max(0, int((match.deadline - timezone.now()).total_seconds() // 3600))
+        left = _("Time left: about %(hours)d hours (deadline %(deadline)s UTC).") % {
+            "hours": hours,
+            "deadline": match.deadline.strftime("%Y-%m-%d %H:%M"),
+        }
+    subjects = {
+        Notice.Kind.YOUR_TURN: _("Call Break: your turn in match %(id)s"),
+        Notice.Kind.REMINDER: _("Call Break reminder: your move in match %(id)s is due soon"),
+        Notice.Kind.AUTOPILOT: _("Call Break: the autopilot moved for you in match %(id)s"),
+        Notice.Kind.HANDED_OVER: _("Call Break: a bot now plays your seat in match %(id)s"),
+        Notice.Kind.REMATCH: _("Call Break: you are invited to a rematch of match %(id)s"),
+    }
+    subject = subjects[Notice.Kind(notice.kind)] % {"id": match.pk}
+    body = "\n\n".join(p for p in (subject, left, link, _("Turn these emails off in your settings.")) if p)
+    return subject, body
+
+
+def send_notice_email(notice_id: int) -> bool:
+    """Send the notice's email once (``emailed`` is set under a row lock)."""
+    with transaction.atomic():
+        obj = Notice.objects.select_for_update().select_related("match").filter(pk=notice_id).first()
+        if obj is None or obj.emailed:
+            return False
+        user = get_user_model().objects.filter(pk=obj.user_id, is_active=True).first()
+        if user is None or not user.email or not reads.should_email(user.pk, obj.match_id):
+            return False
+        with translation.override(settings.LANGUAGE_CODE):
+            subject, body = _email_text(obj)
+        send_mail(subject, body, None, [user.email])
+        obj.emailed = True
+        obj.save(update_fields=["emailed"])
+    return True

@@ -1,0 +1,28 @@
+"""Notices: what a person was told about a match, once each."""
+
+from django.conf import settings
+from django.db import models
+
+
+class Notice(models.Model):
+    """A notification to a user about a match; unique per (user, match, seq, kind) so nothing is sent twice."""
+
+    class Kind(models.TextChoices):
+        YOUR_TURN = "your_turn", "Your turn"
+        REMINDER = "reminder", "Reminder"
+        AUTOPILOT = "autopilot", "Autopilot moved"
+        HANDED_OVER = "handed_over", "Seat given to the bot"
+        REMATCH = "rematch", "Invited to a rematch"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notices")
+    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="notices")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+    emailed = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "match", "seq", "kind"], name="unique_notice"),
+        ]

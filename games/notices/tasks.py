@@ -1,0 +1,12 @@
+"""The notices' Celery task (thin, idempotent, by id)."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from . import commands
+
+
+@shared_task(name="games.tasks.send_notice_email", acks_late=True, ignore_result=True)
+def send_notice_email(notice_id: int) -> bool:
+    return commands.send_notice_email(notice_id)

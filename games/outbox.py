@@ -1,0 +1,157 @@
+"""The outbox: how work leaves a write, and the one module that sends anything.
+
+A command that changed something ``emit``s an event (a frozen dataclass, defined by its concept in
+``<concept>/events.py``). The event waits for the transaction to commit; then every reaction registered for
+its type runs, in the order registered: ``games.reactions``, at the top, registers each concept's reactions
+(functions in ``<concept>/reactions.py``). A rolled-back write emits nothing. Reactions are ``robust``: the
+write is committed whatever happens to them, and what they lose is recovered (clients resync by ``seq``,
+beat's sweeps find stalled bot turns, due deadlines and unrated matches).
+
+Names say when: ``emit`` runs its reactions *after the commit*; ``group_send_now`` and ``task_now`` send
+*now* (reactions call them, and so do code paths outside any transaction, such as an analysis's progress).
+This module knows no concept: it carries events, group messages and tasks, nothing else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import threading
+from collections import defaultdict
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any, TypeVar
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import connections, transaction
+
+log = logging.getLogger(__name__)
+
+
+class Event:
+    """Base of every event: a frozen dataclass of ids and values (never a hand of cards)."""
+
+
+E = TypeVar("E", bound=Event)
+Reaction = Callable[[Any], None]
+
+_REACTIONS: dict[type[Event], list[Reaction]] = defaultdict(list)
+
+
+def register(event_type: type[E], *reactions: Callable[[E], None]) -> None:
+    """Run ``reactions``, in this order, after the commit of every write that emits ``event_type``."""
+    for func in reactions:
+        if func not in _REACTIONS[event_type]:
+            _REACTIONS[event_type].append(func)
+
+
+def reactions_to(event_type: type[Event]) -> list[Reaction]:
+    """The reactions registered for ``event_type``, in order (for tests and for ``dispatch``)."""
+    return list(_REACTIONS.get(event_type, ()))
+
+
+def emit(event: Event) -> None:
+    """Queue ``event``: its reactions run once the current transaction commits (at once outside one)."""
+    transaction.on_commit(lambda: dispatch(event), robust=True)
+
+
+def dispatch(event: Event) -> None:
+    """Run the reactions to ``event`` now. One that fails is logged and the others still run."""
+    for func in reactions_to(type(event)):
+        try:
+            func(event)
+        except Exception:
+            log.exception("reaction %s to %s failed", getattr(func, "__qualname__", func), type(event).__name__)
+
+
+# --- tasks ------------------------------------------------------------------------------------------
+
+def task_now(task: Any, *args: Any, queue: str | None = None, eta: datetime | None = None,
+             countdown: float | None = None, eager: str = "inline") -> None:
+    """Send a Celery task now. With a broker it goes to ``queue`` (the default one if None), at ``eta`` or
+    after ``countdown``. In eager mode (``make run``, tests) there is no broker and no waiting: ``eager``
+    says what happens instead: ``inline`` runs it here, ``thread`` in a background thread (a long job that
+    must not hold the request that set it off), ``skip`` not at all (its sweep or a test runs it)."""
+    if not settings.CELERY_TASK_ALWAYS_EAGER:
+        options: dict[str, Any] = {}
+        if queue:
+            options["queue"] = queue
+        if eta is not None:
+            options["eta"] = eta
+        elif countdown:
+            options["countdown"] = countdown
+        task.apply_async(args, **options)
+    elif eager == "inline":
+        task.apply(args=args, throw=True)
+    elif eager == "thread":
+        threading.Thread(target=_run_in_thread, args=(task, args), daemon=True).start()
+
+
+def _run_in_thread(task: Any, args: tuple[Any, ...]) -> None:
+    try:
+        task.apply(args=args)
+    finally:
+        connections.close_all()
+
+
+# --- group messages ---------------------------------------------------------------------------------
+
+class _SenderLoop:
+    """An event loop of its own, in a thread, for group messages sent from plain sync code.
+
+    ``async_to_sync`` outside an ASGI server (a Celery worker) makes a new event loop per call, and
+    channels_redis keeps its connections per loop: every message would open and close Redis
+    connections (tens of ms under load, most of a bot move). In a web process, a request thread's
+    message sent on the server's loop waited behind every socket of the process (15% of a request's time
+    under the crowd benchmark). So workers (``callbreak_site.celery``) and web processes on Redis
+    (``callbreak_site.asgi``) turn this on; the in-memory layer of ``make run`` stays on the server's loop,
+    as its queues belong to it.
+    """
+
+    def __init__(self) -> None:
+        self.enabled = False
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._pid = 0
+        self._lock = threading.Lock()
+
+    def loop(self) -> asyncio.AbstractEventLoop:
+        with self._lock:
+            if self._loop is None or self._pid != os.getpid():  # a forked child starts its own
+                self._loop = asyncio.new_event_loop()
+                self._pid = os.getpid()
+                threading.Thread(target=self._loop.run_forever, name="group-sender", daemon=True).start()
+            return self._loop
+
+
+_SENDER = _SenderLoop()
+
+
+def use_sender_loop() -> None:
+    """Send group messages from sync code on a long-lived loop of their own (see ``_SenderLoop``)."""
+    _SENDER.enabled = True
+
+
+def group_send_now(group: str, message: dict[str, Any]) -> None:
+    """Send a Channels group message now, from sync code. A lost message is logged, never raised: the
+    page refetches what it missed."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        if _SENDER.enabled:
+            asyncio.run_coroutine_threadsafe(layer.group_send(group, message), _SENDER.loop()).result(timeout=10)
+        else:
+            async_to_sync(layer.group_send)(group, message)
+    except Exception:
+        log.exception("could not send to group %s", group)
+
+
+async def group_send_async(layer: Any, group: str, message: dict[str, Any]) -> None:
+    """The same from a consumer's own loop (a socket telling its peers); lost messages are logged."""
+    try:
+        await layer.group_send(group, message)
+    except Exception:
+        log.exception("could not send to group %s", group)

@@ -1,0 +1,38 @@
+"""Pages of ratings: the leaderboard and a player's profile (server-rendered)."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from . import reads
+
+
+def leaderboard_page(request: HttpRequest) -> HttpResponse:
+    show_bots = request.GET.get("bots", "1") != "0"
+    return render(request, "leaderboard.html", {"rows": reads.leaderboard(bots=show_bots), "show_bots": show_bots})
+
+
+def _sparkline(values: list[float], width: int = 480, height: int = 120) -> str:
+    """SVG polyline points for the rating history (empty with fewer than two points)."""
+    if len(values) < 2:
+        return ""
+    lo, hi = min(values), max(values)
+    span = (hi - lo) or 1.0
+    step = width / (len(values) - 1)
+    return " ".join(f"{i * step:.1f},{height - (v - lo) / span * (height - 10) - 5:.1f}" for i, v in enumerate(values))
+
+
+def profile_page(request: HttpRequest, username: str) -> HttpResponse:
+    data = reads.profile(username)
+    if data is None:
+        raise Http404()
+    values = [reads.MODEL.mu - 3 * reads.MODEL.sigma] + [h["conservative"] for h in data["history"]]
+    stats = data["stats"]
+    mean = stats["mean_score"]
+    return render(request, "profile.html", {
+        "p": data,
+        "mean_score": None if mean is None else f"{mean / 10:.1f}",
+        "points": _sparkline(values),
+        "history": list(reversed(data["history"]))[:50],
+    })

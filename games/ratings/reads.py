@@ -1,0 +1,127 @@
+"""Reads of ratings (OpenSkill, Plackett–Luce with ``limit_sigma``): the leaderboard, a person's profile
+(rating, history, stats over finished matches), and the rated matches still to rate."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
+from django.db.models import Count, F, Max, Q
+from openskill.models import PlackettLuce
+
+from games.matches import store as match_store
+from games.matches.models import Match, Seat
+
+from .models import Rating
+
+MODEL = PlackettLuce(limit_sigma=True)
+
+
+def ranks_by_totals(totals: list[int] | tuple[int, ...]) -> list[int]:
+    """1 for the best total; equal totals share the better rank (competition ranking)."""
+    return [1 + sum(1 for other in totals if other > mine) for mine in totals]
+
+
+def rating_json(rating: Rating | None) -> dict[str, Any]:
+    if rating is None:
+        return {"mu": MODEL.mu, "sigma": MODEL.sigma, "conservative": round(MODEL.mu - 3 * MODEL.sigma, 2),
+                "games": 0}
+    return {"mu": round(rating.mu, 3), "sigma": round(rating.sigma, 3),
+            "conservative": round(rating.conservative, 2), "games": rating.games}
+
+
+def leaderboard(limit: int = 100, bots: bool = True) -> list[dict[str, Any]]:
+    """Identities by conservative rating (mu - 3 sigma), those with at least one rated game."""
+    qs = (
+        Rating.objects.filter(games__gt=0)
+        .filter(Q(user__isnull=True) | Q(user__is_active=True))
+        .select_related("user")
+        .annotate(cons=F("mu") - 3 * F("sigma"))
+        .order_by("-cons", "-games", "pk")
+    )
+    if not bots:
+        qs = qs.filter(user__isnull=False)
+    rows = []
+    for place, r in enumerate(qs[:limit], start=1):
+        rows.append({"rank": place, "name": r.name, "kind": "human" if r.user_id else "bot",
+                     "username": r.user.get_username() if r.user is not None else None, "bot": r.bot or None,
+                     **rating_json(r)})
+    return rows
+
+
+def profile(username: str) -> dict[str, Any] | None:
+    """A user's rating, rating history and stats over finished matches (matches, wins, mean score, bids made)."""
+    user = get_user_model().objects.filter(username=username, is_active=True).first()
+    if user is None:
+        return None
+    rating = Rating.objects.filter(user=user).first()
+    history = []
+    if rating is not None:
+        for ch in rating.changes.order_by("created_at", "id")[:500]:
+            history.append({"match_id": ch.match_id, "rank": ch.rank, "at": ch.created_at.isoformat(),
+                            "mu": round(ch.mu_after, 3), "sigma": round(ch.sigma_after, 3),
+                            "conservative": round(ch.conservative_after, 2)})
+    agg = Seat.objects.filter(user=user, kind=Seat.Kind.HUMAN).aggregate(
+        active=Count("pk", filter=Q(match__status=Match.Status.ACTIVE)),
+        finished=Count("pk", filter=Q(match__status=Match.Status.FINISHED)),
+        last=Max("match__finished_at", filter=Q(match__status=Match.Status.FINISHED)))
+    return {
+        "username": user.get_username(),
+        "joined": user.date_joined.isoformat(),
+        "rating": rating_json(rating),
+        "history": history,
+        "stats": {**finished_stats(user.pk, agg["finished"], agg["last"]), "active": agg["active"]},
+    }
+
+
+STATS_CACHE_SECONDS = 7 * 86400
+
+
+def finished_stats(user_id: int, finished: int, last: Any) -> dict[str, Any]:
+    """A person's stats over their latest 200 finished matches: matches, wins, mean score (tenths), bids made %.
+
+    Replaying those matches costs about a CPU-second, so the result is kept in the cache (shared by the web
+    processes) under a key that names how many matches the person has finished and when the last one did: a
+    newly finished match makes a new key, so the stats are recomputed once per finished match, not per hit."""
+    stamp = last.timestamp() if last is not None else 0
+    key = f"profile-stats:{user_id}:{finished}:{stamp}"
+    try:
+        cached = cache.get(key)
+    except Exception:  # the cache is down: compute
+        cached = None
+    if cached is not None:
+        return dict(cached)
+    stats = _compute_finished_stats(user_id)
+    with contextlib.suppress(Exception):  # a cache that is down keeps nothing
+        cache.set(key, stats, timeout=STATS_CACHE_SECONDS)
+    return stats
+
+
+def _compute_finished_stats(user_id: int) -> dict[str, Any]:
+    seats = Seat.objects.filter(user_id=user_id, kind=Seat.Kind.HUMAN, match__status=Match.Status.FINISHED
+                                ).select_related("match").order_by("-match__finished_at")[:200]
+    matches = wins = deals = made = 0
+    total = 0
+    states = match_store.states_of([seat.match for seat in seats])
+    for seat in seats:
+        state = states[seat.match_id]
+        matches += 1
+        wins += seat.index in state.winners
+        total += state.totals[seat.index]
+        for deal in state.completed:
+            deals += 1
+            made += deal.tricks_won[seat.index] >= deal.bids[seat.index]
+    return {
+        "matches": matches,
+        "wins": wins,
+        "mean_score": round(total / matches) if matches else None,  # tenths
+        "bids_made_pct": round(100 * made / deals, 1) if deals else None,
+    }
+
+
+def unrated_finished(limit: int = 100) -> list[int]:
+    """Rated matches that finished but were never rated (a rating task lost with a worker)."""
+    return list(Match.objects.filter(status=Match.Status.FINISHED, rated=True, rated_at__isnull=True)
+                .values_list("pk", flat=True)[:limit])

@@ -1,0 +1,12 @@
+"""The ratings' Celery task (thin, idempotent, by id)."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from . import commands
+
+
+@shared_task(name="games.tasks.rate_match", acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def rate_match(match_id: int) -> bool:
+    return commands.rate_match(match_id)
