@@ -202,6 +202,8 @@ CELERY_BEAT_SCHEDULE = {
 # --- Correspondence tables, email ----------------------------------------------------------------
 # Expired turns in a row after which the bot keeps the seat for the rest of the match.
 AUTOPILOT_HANDOVER_AFTER = int(os.environ.get("AUTOPILOT_HANDOVER_AFTER", "3"))
+# Open public tables one person may host at once (the lobby lists them for everyone; private ones do not count).
+OPEN_PUBLIC_TABLES_PER_USER = int(os.environ.get("OPEN_PUBLIC_TABLES_PER_USER", "3"))
 # A public table nobody starts expires after this long.
 TABLE_EXPIRY_SECONDS = int(os.environ.get("TABLE_EXPIRY_SECONDS", str(3 * 86400)))
 # Console in development; set EMAIL_BACKEND (and EMAIL_HOST etc.) for real mail. Tests use locmem.
@@ -217,6 +219,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # Not a rule: Django tells validators of a new password, and this one revokes the account's API tokens
+    # and closes its sockets then (games/accounts/hooks.py).
+    {"NAME": "games.accounts.hooks.RevokeCredentialsOnPasswordChange"},
 ]
 AUTHENTICATION_BACKENDS = [
     "games.throttles.LockoutBackend",  # django-axes: refuses log-ins from a locked-out address or to a locked account
@@ -227,6 +232,9 @@ AUTHENTICATION_BACKENDS = [
 API_TOKEN_TTL_DAYS = int(os.environ.get("API_TOKEN_TTL_DAYS", "30"))
 API_TOKEN_REFRESH_SECONDS = 3600
 API_TOKENS_PER_USER = int(os.environ.get("API_TOKENS_PER_USER", "20"))
+# Open sockets (match pages and /ws/me/) one account may hold in one web process; past it a socket is accepted
+# and closed at once with code 4429 and a message. Generous for a person's tabs; a bot account needs a few.
+SOCKETS_PER_USER = int(os.environ.get("SOCKETS_PER_USER", "30"))
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"

@@ -1,7 +1,7 @@
 """App config.
 
 ``ready`` holds the app's only imports inside a function, because the frameworks need them there: a Celery
-task is registered when its module is imported, and the accounts' signal receivers connect when theirs is;
+task is registered when its module is imported, and the accounts' signal receivers connect when theirs is (``hooks``);
 they and the reactions to events (``games.reactions.register``) need the models loaded, which Django
 guarantees only once ``ready`` runs.
 """
@@ -16,6 +16,6 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         from . import reactions, tasks  # noqa: F401
-        from .accounts import signals  # noqa: F401
+        from .accounts import hooks  # noqa: F401
 
         reactions.register()

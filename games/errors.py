@@ -68,3 +68,12 @@ class PlayerNotFound(GameError):
 
     def __init__(self) -> None:
         super().__init__("not_found", "No such player.")
+
+
+class NotFound(GameError):
+    """Something of the caller's that does not exist (or is someone else's: both look the same)."""
+
+    status = 404
+
+    def __init__(self, detail: str) -> None:
+        super().__init__("not_found", detail)

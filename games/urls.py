@@ -20,6 +20,8 @@ api_urlpatterns = [
     path("auth/logout/", account_api.LogoutView.as_view(), name="api-logout"),
     path("me/", account_api.MeView.as_view(), name="api-me"),
     path("me/settings/", account_api.SettingsView.as_view(), name="api-settings"),
+    path("me/tokens/", account_api.TokenListView.as_view(), name="api-tokens"),
+    path("me/tokens/<str:token_id>/", account_api.TokenDetailView.as_view(), name="api-token-detail"),
     path("me/notices/", notice_api.NoticeListView.as_view(), name="api-notices"),
     path("leaderboard/", rating_api.LeaderboardView.as_view(), name="api-leaderboard"),
     path("players/<str:username>/", rating_api.ProfileView.as_view(), name="api-profile"),
@@ -56,6 +58,7 @@ page_urlpatterns = [
     path("leaderboard/", rating_pages.leaderboard_page, name="leaderboard"),
     path("players/<str:username>/", rating_pages.profile_page, name="profile"),
     path("settings/", account_pages.settings_page, name="settings"),
+    path("settings/tokens/<str:token_id>/revoke/", account_pages.revoke_token_page, name="settings-revoke-token"),
     path("accounts/signup/", account_pages.signup, name="signup"),
     path(
         "accounts/login/",

@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api_errors import ERRORS
-from games.errors import GameError
+from games.errors import GameError, NotFound
 from games.limits import StrictBooleanField
 from games.users import signed_in
 
@@ -104,3 +104,20 @@ class SettingsView(APIView):
         ser.is_valid(raise_exception=True)
         return Response(commands.update_settings(
             signed_in(request), email_notifications=ser.validated_data.get("email_notifications")))
+
+
+class TokenListView(APIView):
+    @extend_schema(responses={200: s.ApiTokenSerializer(many=True), **ERRORS},
+                   summary="My API tokens: one per client that logged in (the keys are not kept)")
+    def get(self, request: Request) -> Response:
+        current = request.auth if isinstance(request.auth, ApiToken) else None
+        return Response(reads.tokens_json(signed_in(request), current))
+
+
+class TokenDetailView(APIView):
+    @extend_schema(request=None, responses={204: None, **ERRORS},
+                   summary="Revoke one of my API tokens; the sockets opened with it close")
+    def delete(self, request: Request, token_id: str) -> Response:
+        if not commands.revoke_token_of(signed_in(request), token_id):
+            raise NotFound("No such token of yours.")
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -46,7 +46,7 @@ def sign_up(*, username: str, password: str, email: str = "") -> Any:
             raise GameError("username_taken", USERNAME_TAKEN)
         user = get_user_model()(username=name, email=get_user_model().objects.normalize_email(email))
         user.set_password(password)
-        user.save()  # its username key is made on save (``signals``); a look-alike taken meanwhile gets none
+        user.save()  # its username key is made on save (``hooks``); a look-alike taken meanwhile gets none
         if not UsernameKey.objects.filter(user=user).exists():
             raise GameError("username_taken", USERNAME_TAKEN)
     return user
@@ -98,6 +98,22 @@ def revoke_token(token: ApiToken) -> None:
     """Revoke one client's token; its open sockets close once this commits."""
     with transaction.atomic():
         _revoke(ApiToken.objects.filter(digest=token.digest), "token revoked")
+
+
+def revoke_token_of(user: User, token_id: str) -> bool:
+    """A person revokes one of their own tokens by its public id (``reads.token_id``); False if none is theirs."""
+    if not token_id or len(token_id) != reads.TOKEN_ID_LENGTH or not all(c in "0123456789abcdef" for c in token_id):
+        return False
+    with transaction.atomic():
+        return _revoke(ApiToken.objects.filter(user=user, digest__startswith=token_id), "token revoked") > 0
+
+
+def password_changed(user: User) -> None:
+    """A new password: every API token of the account is revoked and every socket of it closes (its other
+    browser sessions end by Django's session hash; a socket's re-check sees that too)."""
+    with transaction.atomic():
+        _revoke(ApiToken.objects.filter(user=user), "password changed")
+        outbox.emit(CredentialsRevoked((account_group(user.pk),), "password changed"))
 
 
 def touch_token(token: ApiToken) -> None:

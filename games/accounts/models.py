@@ -13,7 +13,7 @@ class Profile(models.Model):
 
 class UsernameKey(models.Model):
     """The look-alike-proof, case-blind key of a username (``games.accounts.usernames.key``), unique: no two
-    accounts whose names look the same. Kept up to date on every save of a user (``games.accounts.signals``)."""
+    accounts whose names look the same. Kept up to date on every save of a user (``games.accounts.hooks``)."""
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="username_key")
     key = models.CharField(max_length=150, unique=True)

@@ -100,4 +100,14 @@ def settings_page(request: HttpRequest) -> HttpResponse:
             return redirect("settings")
     else:
         form = SettingsForm(initial=reads.settings_json(signed_in(request)))
-    return render(request, "settings.html", {"form": form, "has_email": bool(signed_in(request).email)})
+    return render(request, "settings.html", {"form": form, "has_email": bool(signed_in(request).email),
+                                             "tokens": reads.tokens_json(signed_in(request))})
+
+
+@login_required
+@require_http_methods(["POST"])
+def revoke_token_page(request: HttpRequest, token_id: str) -> HttpResponse:
+    """The settings page's *Revoke* button: that client is signed out and its sockets close."""
+    if commands.revoke_token_of(signed_in(request), token_id):
+        messages.success(request, _("That device is signed out."))
+    return redirect("settings")

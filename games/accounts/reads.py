@@ -20,6 +20,23 @@ def live_token(digest: str) -> ApiToken | None:
     return token
 
 
+# A token's public id: the start of its digest (the digest of a random key: it tells nothing about the key).
+TOKEN_ID_LENGTH = 16
+
+
+def token_id(token: ApiToken) -> str:
+    return token.digest[:TOKEN_ID_LENGTH]
+
+
+def tokens_json(user: User, current: ApiToken | None = None) -> list[dict[str, Any]]:
+    """The person's live API tokens, newest first: which client asked for each, when, until when unused;
+    ``current`` marks the one this request came with."""
+    rows = ApiToken.objects.filter(user=user, expires_at__gt=timezone.now()).order_by("-created_at", "-digest")
+    return [{"id": token_id(t), "client": t.client, "created_at": t.created_at.isoformat(),
+             "expires_at": t.expires_at.isoformat(), "current": current is not None and t.digest == current.digest}
+            for t in rows]
+
+
 def username_taken(name: str) -> bool:
     """Whether an account's name is ``name`` or looks like it (same key, see ``games.accounts.usernames``)."""
     if UsernameKey.objects.filter(key=usernames.key(name)).exists():

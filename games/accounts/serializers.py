@@ -54,3 +54,11 @@ class MeSerializer(serializers.Serializer[Any]):
     username = serializers.CharField()
     email = serializers.CharField()
     is_staff = serializers.BooleanField()
+
+
+class ApiTokenSerializer(serializers.Serializer[Any]):
+    id = serializers.CharField(help_text="The token's public id (not its key).")
+    client = serializers.CharField(help_text="The User-Agent that asked for it.")
+    created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField(help_text="If unused until then; each use moves it on.")
+    current = serializers.BooleanField(help_text="The token this request came with.")
