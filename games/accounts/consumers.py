@@ -22,28 +22,19 @@ CLOSE_UNAUTHENTICATED = 4401
 
 
 class UserConsumer(FollowsAccount, AsyncJsonWebsocketConsumer):  # type: ignore[misc]
-    groups_joined: list[str]
-
     async def connect(self) -> None:
-        self.groups_joined = []
         user = self.scope.get("user")
-        if user is None or not user.is_authenticated or not await self.join_account():
+        if user is None or not user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
-        for group in (user_group(user.pk), LOBBY_GROUP):
-            await self.channel_layer.group_add(group, self.channel_name)
-            self.groups_joined.append(group)
+        refused = await self.join_account(user_group(user.pk), LOBBY_GROUP)
+        if refused is not None:
+            await self.refuse(refused)
+            return
         await self.accept()
 
     async def disconnect(self, code: int) -> None:
-        for group in self.groups_joined:
-            await self.channel_layer.group_discard(group, self.channel_name)
-        self.groups_joined = []
         await self.leave_account()
-
-    async def shut_down(self) -> None:
-        await self.disconnect(CLOSE_UNAUTHENTICATED)
-        await super().shut_down()
 
     async def deliver(self, payload: dict[str, Any]) -> None:
         """Send to the client unless the socket is shut, or its credential no longer holds (then shut it)."""

@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import logging
 import time
+from collections import Counter
 from typing import Any, cast
 
 from channels.db import database_sync_to_async
+from django.conf import settings
 from django.contrib.sessions.backends.base import SessionBase
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
@@ -32,7 +34,13 @@ from .models import ApiToken
 log = logging.getLogger(__name__)
 
 CLOSE_CODE = 4401  # the same as a socket refused for want of a valid credential
+CLOSE_TOO_MANY = 4429  # the account has SOCKETS_PER_USER sockets open in this process already
+CLOSE_TRY_AGAIN = 1013  # "try again later" (RFC 6455): the channel layer (Redis) is away
 RECHECK_SECONDS = 30.0  # an open socket re-checks its credential at most this often, when it next sends
+
+# Open sockets per account in this process. Per process, so a process that dies takes its counts with it;
+# the cap across the site is SOCKETS_PER_USER times the web processes.
+_OPEN: Counter[int] = Counter()
 
 
 def credential_groups(user_id: int, token_digest: str | None, session_key: str | None) -> list[str]:
@@ -69,6 +77,7 @@ class FollowsAccount:
     channel_layer: Any
     channel_name: str
     account_groups: list[str]
+    counted_user: int | None = None  # whose socket count this socket is in (once admitted)
     credential_checked_at: float = 0.0
     shut: bool = False  # closed for the account's sake: send nothing more
 
@@ -87,23 +96,61 @@ class FollowsAccount:
             return
         await cast(Any, self).receive_json(content)
 
-    async def join_account(self) -> bool:
-        """Join the account's and the credential's groups; False (and out of them) if the credential no
-        longer holds, e.g. revoked while this socket was opening."""
+    async def join_account(self, *groups: str) -> int | None:
+        """Admit this socket: None when it may open (it is counted and in its account's, its credential's and
+        ``groups``), else the close code that refuses it: ``CLOSE_CODE`` when the credential no longer holds
+        (revoked while it opened), ``CLOSE_TOO_MANY`` past ``SOCKETS_PER_USER`` in this process,
+        ``CLOSE_TRY_AGAIN`` when the channel layer cannot be reached. A refused socket holds nothing."""
         user_id, digest, session = self._credential()
+        if _OPEN[user_id] >= settings.SOCKETS_PER_USER:
+            return CLOSE_TOO_MANY
+        _OPEN[user_id] += 1
+        self.counted_user = user_id
         key = getattr(session, "session_key", None) if session is not None else None
-        self.account_groups = credential_groups(user_id, digest, key)
-        for group in self.account_groups:
-            await self.channel_layer.group_add(group, self.channel_name)
+        self.account_groups = [*credential_groups(user_id, digest, key), *groups]
+        try:
+            for group in self.account_groups:
+                await self.channel_layer.group_add(group, self.channel_name)
+        except Exception:  # Redis away or its pool exhausted: the client retries later
+            log.warning("a socket of user %s could not join its groups", user_id, exc_info=True)
+            await self.leave_account()
+            return CLOSE_TRY_AGAIN
         if not await self.credential_still_valid(force=True):
             await self.leave_account()
-            return False
-        return True
+            return CLOSE_CODE
+        return None
 
     async def leave_account(self) -> None:
-        for group in getattr(self, "account_groups", []):
-            await self.channel_layer.group_discard(group, self.channel_name)
-        self.account_groups = []
+        """Out of every group joined and no longer counted; a group the channel layer cannot leave now expires
+        there on its own (channels_redis's group expiry)."""
+        groups, self.account_groups = getattr(self, "account_groups", []), []
+        user_id, self.counted_user = getattr(self, "counted_user", None), None
+        try:
+            for group in groups:
+                try:
+                    await self.channel_layer.group_discard(group, self.channel_name)
+                except Exception:
+                    log.warning("a socket could not leave group %s", group, exc_info=True)
+        finally:
+            if user_id is not None:
+                _OPEN[user_id] -= 1
+                if _OPEN[user_id] <= 0:
+                    del _OPEN[user_id]
+
+    async def refuse(self, code: int) -> None:
+        """Refuse an opening socket: a credential that does not hold is refused at the handshake, as before;
+        a refusal the client should understand (too many sockets, try again later) is accepted and closed
+        at once with its code and a message saying why."""
+        consumer = cast(Any, self)
+        if code == CLOSE_CODE:
+            await consumer.close(code=code)
+            return
+        detail = ("Too many open sockets for this account; close some." if code == CLOSE_TOO_MANY
+                  else "The live updates are briefly unavailable; reconnect in a few seconds.")
+        await consumer.accept()
+        await consumer.send_json({"type": "error", "code": "too_many_sockets" if code == CLOSE_TOO_MANY
+                                  else "unavailable", "detail": detail})
+        await consumer.close(code=code)
 
     async def credential_still_valid(self, force: bool = False) -> bool:
         now = time.monotonic()

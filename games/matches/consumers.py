@@ -10,6 +10,8 @@ its session logs out or the account is deactivated, and sends nothing after that
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import time
 from collections import deque
 from datetime import datetime
@@ -24,11 +26,14 @@ from games.errors import MatchNotFound
 from games.groups import match_group
 
 from . import presenters, reads, store
-from .commands import presence_join, presence_leave
+from .commands import presence_join, presence_leave, presence_renew
 from .models import Match
+
+log = logging.getLogger(__name__)
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_FOUND = 4404
+PRESENCE_RENEW_SECONDS = 120.0
 # Resyncs one socket may ask for within RESYNC_WINDOW seconds (each builds a view); more get an error.
 RESYNC_LIMIT, RESYNC_WINDOW = 10, 10.0
 
@@ -42,6 +47,8 @@ class MatchConsumer(FollowsAccount, AsyncJsonWebsocketConsumer):  # type: ignore
     # the match row and seats as last read, and the newest state this socket knows (its views' source)
     match: Match | None = None
     state: engine.MatchState | None = None
+    present: bool = False
+    presence_renewal: asyncio.Task[None] | None = None
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -55,27 +62,40 @@ class MatchConsumer(FollowsAccount, AsyncJsonWebsocketConsumer):  # type: ignore
         except MatchNotFound:
             await self.close(code=CLOSE_NOT_FOUND)
             return
-        if not await self.join_account():  # its credential was revoked while it opened
-            await self.close(code=CLOSE_UNAUTHENTICATED)
+        refused = await self.join_account(match_group(match.pk))
+        if refused is not None:
+            await self.refuse(refused)
             return
         self.match_id, self.seat = match.pk, seat.index
-        self.group = match_group(self.match_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        # presence: while this page is open the user gets no email about this match
+        # presence: while this page is open the person gets no email about this match (renewed while it is)
         await database_sync_to_async(presence_join)(user.pk, self.match_id, self.channel_name)
+        self.present = True
+        self.presence_renewal = asyncio.create_task(self._renew_presence())
         await self.send_view()
 
-    async def disconnect(self, code: int) -> None:
-        if self.group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-            await database_sync_to_async(presence_leave)(self.channel_name)
-            self.group = None
-        await self.leave_account()
+    async def _renew_presence(self) -> None:
+        """Renew this socket's presence now and then, so beat's sweep forgets the presence of a socket whose
+        process died without closing it (``PRESENCE_MAX_AGE``) and emails resume."""
+        while True:
+            await asyncio.sleep(PRESENCE_RENEW_SECONDS)
+            try:
+                await database_sync_to_async(presence_renew)(self.channel_name)
+            except Exception:  # a database blip: the next renewal catches up
+                log.warning("could not renew the presence of %s", self.channel_name, exc_info=True)
 
-    async def shut_down(self) -> None:
-        await self.disconnect(CLOSE_UNAUTHENTICATED)
-        await super().shut_down()
+    async def disconnect(self, code: int) -> None:
+        """Out of every group and no longer present, whatever fails on the way (a Redis that is away must
+        not leave a presence row behind to silence the person's emails)."""
+        renewal, self.presence_renewal = self.presence_renewal, None
+        if renewal is not None:
+            renewal.cancel()
+        try:
+            await self.leave_account()
+        finally:
+            if self.present:
+                self.present = False
+                await database_sync_to_async(presence_leave)(self.channel_name)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if self.shut:

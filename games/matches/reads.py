@@ -108,12 +108,13 @@ def matches_for_user(user: User) -> QuerySet[Match]:
     )
 
 
-# A socket open longer than this no longer counts as "on the page": a web process that died without
-# closing its sockets must not silence someone's email for ever (beat's sweep deletes such rows).
-PRESENCE_MAX_AGE = timedelta(hours=6)
+# A socket renews its presence every couple of minutes (``consumers.PRESENCE_RENEW_SECONDS``); one not renewed
+# for this long no longer counts as "on the page": a web process that died without closing its sockets must
+# not silence someone's email (beat's sweep deletes such rows).
+PRESENCE_MAX_AGE = timedelta(minutes=10)
 
 
 def on_match_page(user_id: int, match_id: int) -> bool:
     """Whether the person has the match's page open (then no email or push is sent about it)."""
     since = timezone.now() - PRESENCE_MAX_AGE
-    return Presence.objects.filter(user_id=user_id, match_id=match_id, connected_at__gte=since).exists()
+    return Presence.objects.filter(user_id=user_id, match_id=match_id, seen_at__gte=since).exists()
