@@ -56,11 +56,30 @@ def _valid(ser_class: type[serializers.Serializer[Any]], request: Request) -> di
     return dict(ser.validated_data)
 
 
+LOBBY_PAGE, LOBBY_PAGE_MAX = 50, 100
+
+
+class LobbyPageSerializer(serializers.Serializer[Any]):
+    limit = serializers.IntegerField(min_value=1, max_value=LOBBY_PAGE_MAX, default=LOBBY_PAGE)
+    before = serializers.IntegerField(min_value=1, required=False, help_text="The next page's cursor: a table id.")
+
+
 class TableListView(APIView):
-    @extend_schema(responses={200: TableSerializer(many=True), **ERRORS},
-                   summary="The lobby: open public tables and the open tables I sit at")
+    @extend_schema(parameters=[LobbyPageSerializer],
+                   responses={200: TableSerializer(many=True), **ERRORS},
+                   summary="The lobby: open public tables and the open tables I sit at, newest first",
+                   description="A page of at most `limit` tables (50 by default, 100 at most); when there may be "
+                               "more, the `Link` header names the next page (`rel=\"next\"`, with `before`).")
     def get(self, request: Request) -> Response:
-        return Response([reads.table_json(t, signed_in(request)) for t in reads.lobby_tables(signed_in(request))[:200]])
+        page = LobbyPageSerializer(data=request.query_params)
+        page.is_valid(raise_exception=True)
+        limit = page.validated_data["limit"]
+        user = signed_in(request)
+        tables = reads.lobby_page(user, limit=limit, before=page.validated_data.get("before"))
+        response = Response([reads.table_json(t, user) for t in tables])
+        if len(tables) == limit:
+            response["Link"] = f'</api/tables/?limit={limit}&before={tables[-1].pk}>; rel="next"'
+        return response
 
     @extend_schema(request=NewTableSerializer, responses={201: TableSerializer, **ERRORS},
                    summary="Create a table (I sit at seat 0 and host it)")

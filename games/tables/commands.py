@@ -44,6 +44,10 @@ def create_table(host: Any, *, visibility: str = Table.Visibility.PUBLIC, move_s
         raise GameError("bad_visibility", "Visibility is `public` or `private`.")
     if move_seconds not in MOVE_SECONDS_CHOICES:
         raise GameError("bad_time", f"Time per move is one of {', '.join(map(str, MOVE_SECONDS_CHOICES))} seconds.")
+    cap = settings.OPEN_PUBLIC_TABLES_PER_USER
+    if visibility == Table.Visibility.PUBLIC and reads.open_public_tables_hosted(host) >= cap:
+        raise TableConflict("too_many_tables", f"You host {cap} open public tables already: start or leave one "
+                                               "first (private tables are not counted).", limit=cap)
     with transaction.atomic():
         table = Table.objects.create(
             host=host, visibility=visibility, move_seconds=move_seconds, rated=bool(rated),

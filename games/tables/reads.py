@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from django.db.models import Q, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 
 from games.errors import TableNotFound
 
-from .models import Table
+from .models import Table, TableSeat
 
 DAY = 86400
 MOVE_SECONDS_CHOICES = (60, DAY, 2 * DAY, 3 * DAY, 7 * DAY, 14 * DAY)
@@ -45,33 +45,52 @@ def audience(table_id: int) -> Literal["public"] | list[int] | None:
 
 
 def visible_table(user: Any, table_id: object, code: str | None = None) -> Table:
-    table = Table.objects.filter(pk=table_pk(table_id)).first()
+    table = with_seats(Table.objects.filter(pk=table_pk(table_id))).first()
     if table is None or not can_see(table, user, code):
         raise TableNotFound()
     return table
 
 
 def table_by_code(code: str) -> Table:
-    table = Table.objects.filter(invite_code=code).first()
+    table = with_seats(Table.objects.filter(invite_code=code)).first()
     if table is None:
         raise TableNotFound()
     return table
 
 
-def lobby_tables(user: Any) -> QuerySet[Table]:
-    """Open public tables, and open tables the user sits at (private ones included)."""
-    return (
-        Table.objects.filter(status=Table.Status.OPEN)
-        .filter(Q(visibility=Table.Visibility.PUBLIC) | Q(seats__user=user))
-        .distinct()
-        .order_by("-created_at", "-id")
-    )
+def with_seats(tables: QuerySet[Table]) -> QuerySet[Table]:
+    """Tables with their host and seated people, so ``table_json`` of any number of them costs three queries."""
+    return tables.select_related("host").prefetch_related(
+        Prefetch("seats", queryset=TableSeat.objects.select_related("user").order_by("index")))
+
+
+def lobby_page(user: Any, *, limit: int, before: int | None = None) -> list[Table]:
+    """A page of the lobby, newest first: open public tables and the open tables the user sits at (private
+    ones included); ``before``: only tables older than that id (the next page's cursor)."""
+    tables = (Table.objects.filter(status=Table.Status.OPEN)
+              .filter(Q(visibility=Table.Visibility.PUBLIC) | Q(pk__in=TableSeat.objects.filter(user=user)
+                                                                .values("table_id"))))
+    if before is not None:
+        tables = tables.filter(pk__lt=before)
+    return list(with_seats(tables.order_by("-id"))[:limit])
+
+
+def open_public_tables_hosted(user: Any) -> int:
+    return Table.objects.filter(host=user, status=Table.Status.OPEN, visibility=Table.Visibility.PUBLIC).count()
+
+
+def _seats(table: Table) -> list[TableSeat]:
+    """The table's seats in order, with their people: prefetched by ``with_seats``, or read now."""
+    if "seats" in getattr(table, "_prefetched_objects_cache", {}):
+        return list(table.seats.all())
+    return list(table.seats.select_related("user").order_by("index"))
 
 
 def table_json(table: Table, user: Any, code: str | None = None) -> dict[str, Any]:
-    member = is_member(table, user)
+    all_seats = _seats(table)
+    member = user.is_authenticated and any(s.user_id == user.pk for s in all_seats)
     seats = []
-    for s in table.seats.select_related("user").order_by("index"):
+    for s in all_seats:
         kind = "human" if s.user_id else ("bot" if s.bot else "empty")
         seats.append({"seat": s.index, "kind": kind, "name": s.user.get_username() if s.user is not None else None,
                       "bot": s.bot or None, "you": bool(user.is_authenticated and s.user_id == user.pk)})

@@ -32,13 +32,33 @@ function tableRow(table) {
   return li;
 }
 
+const PAGE = 50; // the API's page: a full page means there may be more
+const more = document.createElement("button");
+more.type = "button";
+more.className = "btn btn-small";
+more.dataset.testid = "more-tables";
+more.textContent = _("More tables");
+more.hidden = true;
+list.after(more);
+
+async function fetchPage(before) {
+  const query = before ? `?limit=${PAGE}&before=${before}` : `?limit=${PAGE}`;
+  return api(`/api/tables/${query}`);
+}
+
+function showMore(tables) {
+  more.hidden = tables.length < PAGE;
+  more.dataset.before = tables.length ? String(tables[tables.length - 1].id) : "";
+}
+
 async function load() {
   let tables;
   try {
-    tables = await api("/api/tables/");
+    tables = await fetchPage(null);
   } catch (e) {
     list.innerHTML = "<li class='form-error'></li>";
     list.firstChild.textContent = e.message;
+    more.hidden = true;
     return;
   }
   list.innerHTML = "";
@@ -49,7 +69,21 @@ async function load() {
     list.appendChild(li);
   }
   tables.forEach((table) => list.appendChild(tableRow(table)));
+  showMore(tables);
 }
+
+more.addEventListener("click", async () => {
+  more.disabled = true;
+  try {
+    const tables = await fetchPage(more.dataset.before);
+    tables.forEach((table) => list.appendChild(tableRow(table)));
+    showMore(tables);
+  } catch (e) {
+    more.textContent = e.message;
+  } finally {
+    more.disabled = false;
+  }
+});
 
 form.addEventListener("submit", async (ev) => {
   ev.preventDefault();
