@@ -1,8 +1,11 @@
 """``/ws/matches/{id}/``: on connect, the seat's view; after actions, the seat's newest view.
 
-Group messages carry ``match_id`` and ``seq`` only; each consumer builds its own seat's view, so
-a hand never travels through the channel layer. Messages to the client:
-``{"type": "match", "match": <view>}``. A client may send ``{"type": "resync"}`` to get the view again.
+Group messages carry ``match_id``, ``seq`` and what every seat sees (the actions just made); each consumer
+builds its own seat's view, so a hand never travels through the channel layer. Messages to the client:
+``{"type": "match", "match": <view>}``, after actions ``{"type": "match", "match": <view>, "since": n,
+"actions": [...]}`` (the bids and cards played from ``seq`` n to the view's; none when the view was read
+for another reason), so the page animates them. A client may send ``{"type": "resync"}`` to get the view
+again.
 
 The socket follows the account (``games.accounts.sockets``): it closes (code 4401) when its token is revoked,
 its session logs out or the account is deactivated, and sends nothing after that.
@@ -136,10 +139,10 @@ class MatchConsumer(FollowsAccount, AsyncJsonWebsocketConsumer):  # type: ignore
             return
         view = self._view_from_event(event)
         if view is None:
-            await self.send_view()
+            await self.send_view(event=event)
         elif view["seq"] > self.last_seq:
             self.last_seq = view["seq"]
-            await self.send_json({"type": "match", "match": view})
+            await self.send_json({"type": "match", "match": view, **_carried(event, view["seq"])})
 
     def _view_from_event(self, event: dict[str, Any]) -> dict[str, Any] | None:
         """The view after the event's actions, from this socket's state; None when a read is needed."""
@@ -165,10 +168,10 @@ class MatchConsumer(FollowsAccount, AsyncJsonWebsocketConsumer):  # type: ignore
     async def match_changed(self, event: dict[str, Any]) -> None:
         await self.send_view(force=True)
 
-    async def send_view(self, force: bool = False) -> None:
+    async def send_view(self, force: bool = False, event: dict[str, Any] | None = None) -> None:
         """Send the seat's newest view, read from the database, if it is newer than the last one sent (or
-        ``force``); nothing once the socket is shut or its credential no longer holds (re-checked now and
-        then)."""
+        ``force``), with ``event``'s actions if they lead to it; nothing once the socket is shut or its
+        credential no longer holds (re-checked now and then)."""
         if self.shut:
             return
         if not await self.credential_still_valid():
@@ -182,7 +185,7 @@ class MatchConsumer(FollowsAccount, AsyncJsonWebsocketConsumer):  # type: ignore
             return
         if force or view["seq"] > self.last_seq:
             self.last_seq = view["seq"]
-            await self.send_json({"type": "match", "match": view})
+            await self.send_json({"type": "match", "match": view, **(_carried(event, view["seq"]) if event else {})})
 
     def _view(self) -> dict[str, Any] | None:
         """None when the match is gone or the seat is no longer the user's: close then (a deactivated
@@ -194,3 +197,11 @@ class MatchConsumer(FollowsAccount, AsyncJsonWebsocketConsumer):  # type: ignore
         state = store.state_of(match)
         self.match, self.state = match, state
         return presenters.match_view(match, self.seat, state)
+
+
+def _carried(event: dict[str, Any], seq: int) -> dict[str, Any]:
+    """``since`` and ``actions`` of a group event when they lead to ``seq`` (the view sent), else nothing."""
+    since, actions = event.get("since"), event.get("actions")
+    if isinstance(since, int) and isinstance(actions, list) and since + len(actions) == seq:
+        return {"since": since, "actions": actions}
+    return {}

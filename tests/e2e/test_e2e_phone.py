@@ -102,6 +102,9 @@ def test_a_match_on_a_phone(browser: Any, site_url: str, artifacts: Any) -> None
         assert {"table-phone-portrait.png", "table-phone-portrait-bid.png", "table-phone-landscape.png",
                 "table-phone-landscape-bid.png"} <= shots, shots
         assert reconnected and locked_seen
+        # the views were animated from the actions the messages carried, even after the reconnection
+        paths = page.evaluate("window.callbreakTable.paths")
+        assert paths["actions"] > 0 and paths["diff"] == 0 and paths["jump"] == 0, paths
         # the end dialog fits the small screen and can be closed
         assert_in_viewport(page, [".end-dialog", "#end-close"])
         page.screenshot(path=str(artifacts / "end-phone-landscape.png"))

@@ -127,6 +127,10 @@ def test_full_match_in_the_browser(page: Any, site_url: str, artifacts: Any) -> 
     seat = page.evaluate("fetch(location.pathname.replace('/play/', '/api/matches/')).then(r => r.json())")["seat"]
     finish_by_api(base, {seat: page}, match_id)
     assert wait_state(page) == "end"
+    # every newer view was animated from the actions its message carried (or, for my own action, the
+    # REST answer): never by comparing two views, never shown at once
+    paths = page.evaluate("window.callbreakTable.paths")
+    assert paths["actions"] >= my_actions and paths["diff"] == 0 and paths["jump"] == 0, paths
 
     # The end: winners, final scores, seed and its commitment.
     end = page.get_by_test_id("end")

@@ -47,7 +47,8 @@ def hidden_cards(state: engine.MatchState, seat: int) -> set[str]:
 
 
 def _without_previous_deal(message: Any) -> Any:
-    """Drop ``last_trick`` where it is the previous deal's (its cards are back in play this deal)."""
+    """Drop ``last_trick`` where it is the previous deal's, and a socket message's ``actions`` played before
+    its view's deal began (their cards are back in play this deal)."""
     if not isinstance(message, dict):
         return message
     out = {k: _without_previous_deal(v) for k, v in message.items()}
@@ -55,6 +56,11 @@ def _without_previous_deal(message: Any) -> Any:
         if out["tricks"]:
             assert out["last_trick"] == out["tricks"][-1]
         out.pop("last_trick")
+    view = out.get("match")
+    if isinstance(out.get("actions"), list) and isinstance(view, dict) and view.get("phase") != "finished":
+        this_deal = (sum(b is not None for b in view["bids"]) + 4 * len(view["tricks"])
+                     + len(view["trick"]["plays"]))
+        out["actions"] = out["actions"][len(out["actions"]) - this_deal:] if this_deal else []
     return out
 
 

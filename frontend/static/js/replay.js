@@ -1,4 +1,7 @@
-// Replay viewer for callbreak-replay/1: all hands face up, step through every bid and card.
+// Replay viewer for callbreak-replay/1: all hands face up, step through every bid and card, and verify
+// the seed. The strong bot's review (review.js and review/) follows the step shown: `render` calls its
+// `update(step)`, and it moves the replay through `go(step)`; `actionSteps[version]` is the step of the
+// match log's action number `version` (a decision's place in the replay).
 import { api, matchUrl } from "./api.js";
 import { _, fmt } from "./i18n.js";
 import { cardName, cardText, makeCard, sortHand } from "./cards.js";
@@ -13,7 +16,7 @@ const $ = (s) => app.querySelector(s);
 let doc = null;
 let steps = [];   // {d, kind: "start"|"bid"|"play"|"end", seat, bid, card, t, i}
 let actionSteps = []; // the step of each action of the match log: actionSteps[version]
-let review = null;
+let review = null;    // the review panel: { update(step) }
 let pos = 0;
 let timer = null;
 const BOTTOM = 0; // seat shown at the bottom: the viewer's own seat when known

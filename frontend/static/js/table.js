@@ -1,6 +1,6 @@
 // The card table: one match seen from the caller's seat. The jobs live in table/:
 //   connection.js  REST + live socket, reconnects, seq            pacer.js     one step at a time
-//   timeline.js    what happened between two views                render.js    drawing a frame
+//   timeline.js    a message's actions (or two views) as events   render.js    drawing a frame
 //   input.js       taps, keys and focus                           dialogs.js   modal dialogs
 //   clock.js       a timed match's clock and Resign               end.js       the end of a match
 import { ApiError } from "./api.js";
@@ -60,7 +60,7 @@ function draw(frame, info = {}) {
 const pacer = createPacer({ render: draw, collect: (f) => renderer.collect(f) });
 
 const conn = createConnection(matchId, {
-  onView: (v) => pacer.push(v),
+  onView: (v, known) => pacer.push(v, known),
   onStatus: setConn,
   onLive: (live) => { app.dataset.live = live ? "1" : "0"; },
 });
@@ -116,10 +116,12 @@ setInterval(() => {
   if (v && v.phase !== "finished" && !v.your_turn && !ui.sending && !conn.isLive() && !document.hidden) conn.refetch();
 }, 8000);
 
-// For the browser tests and for debugging the connection.
+// For the browser tests and for debugging the connection. `paths`: how many newer views were reached
+// through the actions their message carried, through the difference of two views, or shown at once.
 window.callbreakTable = {
   get seq() { return pacer.target ? pacer.target.seq : -1; },
   get busy() { return pacer.busy; },
+  get paths() { return pacer.paths; },
   dropSocket: () => conn.dropSocket(),
   debug: () => ({ ...pacer.debug(), sending: ui.sending, live: conn.isLive() }),
 };

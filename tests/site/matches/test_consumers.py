@@ -113,6 +113,39 @@ async def test_a_burst_of_bot_moves_arrives_as_the_newest_view(make_user: Any) -
     await comm.disconnect()
 
 
+async def test_socket_messages_carry_the_actions_that_lead_to_their_view(make_user: Any) -> None:
+    """After actions the message holds ``since`` and the bids and cards played from there to the view's seq
+    (the page animates them), through deal ends and the match's end (read from the database); a view sent
+    on connect or on resync holds none."""
+    user = await database_sync_to_async(make_user)()
+    match = await database_sync_to_async(commands.create_bot_match)(user)
+    comm = await connect(match.pk, token=await database_sync_to_async(token_for)(user))
+    first = await comm.receive_json_from(timeout=10)
+    assert "actions" not in first and "since" not in first
+    shown = first["match"]
+    rng = random.Random(5)
+    carried = deals_crossed = 0
+    while shown["phase"] != "finished":
+        if not shown["your_turn"]:
+            msg = await comm.receive_json_from(timeout=10)
+        else:
+            await database_sync_to_async(commands.submit_action)(
+                user=user, match_id=match.pk, payload=choose(shown, rng))
+            msg = await comm.receive_json_from(timeout=10)
+        view, since, actions = msg["match"], msg["since"], msg["actions"]
+        assert since <= shown["seq"] < view["seq"] == since + len(actions)
+        state = await database_sync_to_async(state_at)(match.pk, view["seq"])
+        assert actions == [a.to_json() for a in state.actions[since:]]
+        carried += len(actions[shown["seq"] - since:])
+        deals_crossed += view["deal_number"] != shown["deal_number"]
+        shown = view
+    assert shown["seq"] == 280 and carried == 280 - first["match"]["seq"] and deals_crossed == 4
+    await comm.send_json_to({"type": "resync"})
+    again = await comm.receive_json_from(timeout=10)
+    assert again["match"]["seq"] == 280 and "actions" not in again
+    await comm.disconnect()
+
+
 async def test_session_cookie_auth_and_refusals(make_user: Any) -> None:
     alice = await database_sync_to_async(make_user)("alice")
     mallory = await database_sync_to_async(make_user)("mallory")

@@ -1,11 +1,21 @@
 // The match's connection: GET /api/matches/{id}/, the live socket /ws/matches/{id}/ with reconnect
-// backoff and jitter, and POST .../actions/ with the seq the page knows. Every view goes to onView
-// (the pacer orders them by seq); onStatus(message | null) reports trouble and its end.
+// backoff and jitter, and POST .../actions/ with the seq the page knows. Every view goes to
+// onView(view, { since, actions }) with the actions that lead to it when they are known (the pacer
+// orders the views by seq and animates the actions); onStatus(message | null) reports trouble and its end.
+//
+// A socket message after actions carries them. A REST answer carries only the view: after my action it
+// is my action alone when its seq is the next one; when bots have answered too, the socket's messages
+// bring the same seqs with their actions, so while the socket is live the answer waits for them a little
+// (ANSWER_WAIT) and is shown only if they do not come (the pacer then compares views).
 import { api, ApiError, matchUrl } from "../api.js";
 import { _ } from "../i18n.js";
 
+const ANSWER_WAIT = 3000;
+
 export function createConnection(matchId, { onView, onStatus, onLive }) {
   let ws = null;
+  let socketSeq = -1;   // the newest seq the socket brought
+  let waiting = null;   // a REST answer waiting for the socket: { seq, timer }
   let retry = 0;
   let retryTimer = null;
   let closing = false;
@@ -18,7 +28,7 @@ export function createConnection(matchId, { onView, onStatus, onLive }) {
     onStatus(msg);
   };
 
-  function accept(msg) {
+  function accept(msg, known = {}) {
     if (!msg || typeof msg !== "object" || msg.type === "error") return;
     const v = msg.match && typeof msg.match === "object" ? msg.match : msg;
     if (!("phase" in v)) {
@@ -28,7 +38,30 @@ export function createConnection(matchId, { onView, onStatus, onLive }) {
     }
     finished = v.phase === "finished";
     if (problem) status(null); // caught up: whatever went wrong is over
-    onView(v);
+    const carried = Array.isArray(msg.actions) ? { since: msg.since, actions: msg.actions } : known;
+    onView(v, carried);
+  }
+
+  function fromSocket(msg) {
+    const seq = msg && msg.match && msg.match.seq;
+    if (typeof seq === "number") {
+      socketSeq = Math.max(socketSeq, seq);
+      if (waiting && seq >= waiting.seq) {
+        clearTimeout(waiting.timer);
+        waiting = null;
+      }
+    }
+    accept(msg);
+  }
+
+  // The answer to my action at `seq` (`body`: its bid or card).
+  function answered(v, seq, body) {
+    if (!v || typeof v.seq !== "number") return accept(v);
+    if (v.seq === seq + 1) return accept(v, { since: seq, actions: [{ seat: v.seat, ...body }] });
+    if (v.seq <= socketSeq || !ws || ws.readyState !== 1) return accept(v);
+    if (waiting) clearTimeout(waiting.timer);
+    const w = { seq: v.seq, timer: setTimeout(() => { if (waiting === w) waiting = null; accept(v); }, ANSWER_WAIT) };
+    waiting = w;
   }
 
   function refetch() {
@@ -71,7 +104,7 @@ export function createConnection(matchId, { onView, onStatus, onLive }) {
     };
     sock.onmessage = (ev) => {
       try {
-        accept(JSON.parse(ev.data));
+        fromSocket(JSON.parse(ev.data));
       } catch { /* a malformed frame */ }
     };
     sock.onclose = (ev) => {
@@ -99,11 +132,11 @@ export function createConnection(matchId, { onView, onStatus, onLive }) {
     }, delay);
   }
 
-  /** POST an action; resolves with the new view (also passed to onView), rejects with ApiError. */
+  /** POST an action; resolves with the new view (also passed to onView, see `answered`), rejects with ApiError. */
   async function send(seq, body) {
     try {
       const v = await api(`${matchUrl(matchId)}actions/`, { method: "POST", body: { seq, ...body } });
-      accept(v);
+      answered(v, seq, body);
       return v;
     } catch (e) {
       if (!(e instanceof ApiError) || e.status >= 500) {

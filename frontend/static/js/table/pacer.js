@@ -1,7 +1,8 @@
-// The pace of the table: views come in whenever the server sends them; the page shows what happened
-// between them one step at a time, so each card lands in turn (about 350 ms apart), a finished trick
-// stays a second, and a deal's last trick is seen before its summary (the match's, before the end).
-import { applyEvent, copy, diff } from "./timeline.js";
+// The pace of the table: views come in whenever the server sends them, most with the actions that lead
+// to them; the page shows what happened one step at a time, so each card lands in turn (about 350 ms
+// apart), a finished trick stays a second, and a deal's last trick is seen before its summary (the
+// match's, before the end).
+import { applyEvent, copy, diff, fromActions } from "./timeline.js";
 
 // A test or a player in a hurry may speed the table up: localStorage "cb-pace" (0.1 = ten times faster).
 export const PACE = (() => {
@@ -28,6 +29,8 @@ export function createPacer({ render, collect }) {
   const steps = [];      // { delay, run }
   let timer = null;
   let lastAt = 0;        // when the last step ran
+  // how each newer view was reached: its actions, the difference of two views, or shown at once
+  const paths = { actions: 0, diff: 0, jump: 0 };
 
   const ms = (x) => Math.round(x * PACE);
 
@@ -104,11 +107,12 @@ export function createPacer({ render, collect }) {
     get frame() { return frame; },
     get target() { return target; },
     get busy() { return steps.length > 0; },
+    get paths() { return { ...paths }; },
     debug: () => ({ steps: steps.length, timer: timer !== null, frame: frame && [frame.seq, frame.phase, frame.turn,
       frame.interactive], target: target && [target.seq, target.phase, target.turn] }),
 
-    /** A view from the server (REST or socket). */
-    push(v) {
+    /** A view from the server (REST or socket), with the actions from seq `since` that lead to it if known. */
+    push(v, { since, actions } = {}) {
       if (!v) return;
       if (!target) {
         target = v;
@@ -124,9 +128,17 @@ export function createPacer({ render, collect }) {
         else steps[steps.length - 1].run = () => settle(v);
         return;
       }
-      const events = document.hidden ? null : diff(target, v);
+      let events = null;
+      let path = "jump";
+      if (!document.hidden) {
+        events = fromActions(target, v, since, actions);
+        if (events) path = "actions";
+        else if ((events = diff(target, v))) path = "diff";
+      }
       target = v;
-      if (!events || events.length > MAX_EVENTS) {
+      if (!events || events.length > MAX_EVENTS) path = "jump";
+      paths[path] += 1;
+      if (path === "jump") {
         steps.length = 0;
         steps.push({ delay: 0, run: () => settle(v) });
       } else {
