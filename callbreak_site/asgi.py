@@ -12,8 +12,8 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from games import outbox  # noqa: E402
-from games.limits import BodyLimit  # noqa: E402
 from games.accounts.ws_auth import OriginRule, TokenAuthMiddleware  # noqa: E402
+from games.limits import BodyLimit  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
 if settings.CHANNEL_LAYERS["default"]["BACKEND"] != "channels.layers.InMemoryChannelLayer":

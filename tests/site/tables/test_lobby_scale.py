@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _fill(make_user: Any, hosts: int) -> None:
-    for i in range(hosts):
+    for _ in range(hosts):
         host = make_user()
         for _ in range(3):
             table = commands.create_table(host)
