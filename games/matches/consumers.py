@@ -1,11 +1,14 @@
-"""``/ws/matches/{id}/``: on connect, the seat's view; after actions, the seat's newest view.
+"""``/ws/matches/{id}/``: on connect, the seat's view; after actions, the seat's newest view; and my bids
+and cards, sent on it.
 
 Group messages carry ``match_id``, ``seq`` and what every seat sees (the actions just made); each consumer
 builds its own seat's view, so a hand never travels through the channel layer. Messages to the client:
 ``{"type": "match", "match": <view>}``, after actions ``{"type": "match", "match": <view>, "since": n,
 "actions": [...]}`` (the bids and cards played from ``seq`` n to the view's; none when the view was read
 for another reason), so the page animates them. A client may send ``{"type": "resync"}`` to get the view
-again.
+again, and act with ``{"seq": n, "bid": b}`` / ``{"seq": n, "card": "QH"}`` (``"ref"`` optional): the same
+command, checks, error codes and rate limits as ``POST /api/matches/{id}/actions/``, answered with
+``{"type": "accepted", "seq": n}`` and the view, or ``{"type": "error", "code", "detail"}``.
 
 The socket follows the account (``games.accounts.sockets``): it closes (code 4401) when its token is revoked,
 its session logs out or the account is deactivated, and sends nothing after that.
@@ -22,17 +25,23 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+from django.db import InterfaceError, OperationalError
 
 import engine
+from games import throttles
 from games.accounts.sockets import FollowsAccount
-from games.errors import MatchNotFound
+from games.errors import GameError, MatchNotFound
 from games.groups import match_group
 
-from . import presenters, reads, store
+from . import commands, presenters, reads, store
 from .commands import presence_join, presence_leave, presence_renew
 from .models import Match
 
 log = logging.getLogger(__name__)
+
+# The rate limits of a bid or card, the same as the REST action's (its route's scopes and ``api``).
+ACTION_SCOPES = [*settings.RATE_LIMIT_ROUTES["api-match-actions"]["POST"], "api"]
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_FOUND = 4404
@@ -44,7 +53,6 @@ RESYNC_LIMIT, RESYNC_WINDOW = 10, 10.0
 class MatchConsumer(FollowsAccount, AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     match_id: int
     seat: int
-    group: str | None = None
     last_seq: int = -1
     resyncs: deque[float]
     # the match row and seats as last read, and the newest state this socket knows (its views' source)
@@ -103,15 +111,64 @@ class MatchConsumer(FollowsAccount, AsyncJsonWebsocketConsumer):  # type: ignore
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if self.shut:
             return
-        if isinstance(content, dict) and content.get("type") == "resync":
+        kind = content.get("type", "action" if "seq" in content else None) if isinstance(content, dict) else None
+        if kind == "resync":
             if not self._resync_allowed():
                 await self.send_json({"type": "error", "code": "throttled",
                                       "detail": f"At most {RESYNC_LIMIT} resyncs per {RESYNC_WINDOW:g} seconds."})
                 return
             await self.send_view(force=True)
+        elif kind == "action":
+            await self.act(content)
         else:
             await self.send_json({"type": "error", "code": "bad_message",
-                                  "detail": 'Actions go through the REST API; send {"type": "resync"} to refetch.'})
+                                  "detail": 'Send {"seq": n, "bid": b} or {"seq": n, "card": "QH"} to act, '
+                                            '{"type": "resync"} to get the view again.'})
+
+    async def act(self, content: dict[str, Any]) -> None:
+        """A bid or card sent on the socket: the same command, checks, rate limits and error codes as
+        ``POST /api/matches/{id}/actions/``, with no HTTP request around it. The answer is
+        ``{"type": "accepted", "seq": n}`` and the view after it (with the action, so the page animates it),
+        or ``{"type": "error", "code", "detail", ...}``; ``ref``, if sent, comes back in either."""
+        if not await self.credential_still_valid():
+            await self.shut_down()
+            return
+        messages = await database_sync_to_async(self._act, thread_sensitive=False)(content)
+        ref = content.get("ref")
+        if isinstance(ref, str | int) and not isinstance(ref, bool) and len(str(ref)) <= 64:
+            messages[0]["ref"] = ref
+        for message in messages:
+            if message["type"] == "match":
+                if message["match"]["seq"] <= self.last_seq:
+                    continue
+                self.last_seq = message["match"]["seq"]
+            await self.send_json(message)
+
+    def _act(self, content: dict[str, Any]) -> list[dict[str, Any]]:
+        user = self.scope["user"]
+        refusal = throttles.check(_Caller(user, self.scope), ACTION_SCOPES)
+        if refusal is not None:
+            return [{"type": "error", "code": "throttled", "detail": f"Too many requests ({refusal.scope}).",
+                     "retry_after": refusal.wait, "scope": refusal.scope}]
+        payload = {key: content[key] for key in ("seq", "bid", "card") if key in content}
+        try:
+            match, state = commands.submit_action(user=user, match_id=self.match_id, payload=payload)
+        except GameError as err:
+            return [{"type": "error", "code": err.code, "detail": err.detail, **err.extra}]
+        except (OperationalError, InterfaceError):
+            log.warning("database unavailable for an action on match %s", self.match_id, exc_info=True)
+            return [{"type": "error", "code": "unavailable", "detail": "The service is briefly unavailable; "
+                                                                      "try again.", "retry_after": 1}]
+        since = state.version - 1
+        newest = store.newest(match)
+        if newest is not None and newest.version > state.version:  # the bots answered in this process already
+            match.refresh_from_db(fields=store.ROW_FIELDS)
+            state = store.state_of(match)
+        self.match, self.state = match, state
+        view = presenters.match_view(match, self.seat, state)
+        actions = [action.to_json() for action in state.actions[since:]]
+        return [{"type": "accepted", "seq": since + 1},
+                {"type": "match", "match": view, "since": since, "actions": actions}]
 
     def _resync_allowed(self) -> bool:
         now = time.monotonic()
@@ -205,3 +262,12 @@ def _carried(event: dict[str, Any], seq: int) -> dict[str, Any]:
     if isinstance(since, int) and isinstance(actions, list) and since + len(actions) == seq:
         return {"since": since, "actions": actions}
     return {}
+
+
+class _Caller:
+    """What the rate limits read of a request (``throttles.check``), for a socket's person."""
+
+    def __init__(self, user: Any, scope: dict[str, Any]) -> None:
+        self.user = user
+        client = scope.get("client") or ("", 0)
+        self.META = {"REMOTE_ADDR": client[0]}

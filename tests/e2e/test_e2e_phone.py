@@ -89,6 +89,7 @@ def test_a_match_on_a_phone(browser: Any, site_url: str, artifacts: Any) -> None
                 # drop the live connection: the table reconnects and resyncs by seq
                 page.wait_for_selector("#table-app[data-live='1']")
                 page.evaluate("window.callbreakTable.dropSocket()")
+                page.wait_for_selector("#table-app[data-live='0']")  # closed (not merely closing)
                 page.wait_for_selector("#table-app[data-live='1']", timeout=15_000)
                 reconnected = True
                 assert wait_state(page) == "play"
@@ -105,6 +106,9 @@ def test_a_match_on_a_phone(browser: Any, site_url: str, artifacts: Any) -> None
         # the views were animated from the actions the messages carried, even after the reconnection
         paths = page.evaluate("window.callbreakTable.paths")
         assert paths["actions"] > 0 and paths["diff"] == 0 and paths["jump"] == 0, paths
+        # and every bid and card went over the match's socket, none by POST
+        sent = page.evaluate("window.callbreakTable.sentBy")
+        assert sent["socket"] >= 70 and sent["rest"] == 0, sent
         # the end dialog fits the small screen and can be closed
         assert_in_viewport(page, [".end-dialog", "#end-close"])
         page.screenshot(path=str(artifacts / "end-phone-landscape.png"))

@@ -37,7 +37,14 @@ def test_full_match_in_the_browser(page: Any, site_url: str, artifacts: Any) -> 
     )
 
     frames: list[str] = []
-    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(str(payload))))
+    sent_frames: list[str] = []
+
+    def on_socket(ws: Any) -> None:
+        ws.on("framereceived", lambda payload: frames.append(str(payload)))
+        ws.on("framesent", lambda payload: sent_frames.append(str(payload)))
+
+    page.on("websocket", on_socket)
+    fell_back = False
 
     page.get_by_test_id("play-bots").click()
     page.wait_for_url(re.compile(r".*/play/\d+/$"))
@@ -105,7 +112,17 @@ def test_full_match_in_the_browser(page: Any, site_url: str, artifacts: Any) -> 
         card = page.locator(".hand .card.legal").first
         code = card.get_attribute("data-card")
         n_before = page.locator(".hand .card").count()
-        play_card(page, card, double=True)  # a double click must still send one action
+        if not fell_back and page.get_by_test_id("deal-no").inner_text().startswith("Deal 2"):
+            # the socket goes down just as I play: the card goes by POST instead, once
+            posts = len(action_posts)
+            page.wait_for_selector("#table-app[data-live='1']")
+            card.scroll_into_view_if_needed()
+            page.evaluate("([c]) => { window.callbreakTable.dropSocket();"
+                          " document.querySelector(`.hand .card[data-card='${c}']`).click(); }", [code])
+            page.wait_for_function("n => window.callbreakTable.sentBy.rest > 0", arg=posts)
+            fell_back = True
+        else:
+            play_card(page, card, double=True)  # a double click must still send one action
         my_actions += 1
         page.wait_for_function(
             "([c, n]) => !document.querySelector(`.hand .card[data-card='${c}']`)"
@@ -117,7 +134,11 @@ def test_full_match_in_the_browser(page: Any, site_url: str, artifacts: Any) -> 
 
     assert bids == 3
     assert my_actions == 3 + 39
-    assert len(action_posts) == my_actions, "every bid and card was sent exactly once"
+    # every bid and card was sent exactly once: on the socket, but the one sent while it was down
+    assert fell_back and len(action_posts) == 1
+    socket_actions = [f for f in sent_frames if '"seq"' in f and ('"bid"' in f or '"card"' in f)]
+    assert len(socket_actions) + len(action_posts) == my_actions, (len(socket_actions), len(action_posts))
+    assert page.evaluate("window.callbreakTable.sentBy") == {"socket": my_actions - 1, "rest": 1}
     # the bots' bids and cards arrived live over the WebSocket
     live_views = [f for f in frames if '"type": "match"' in f or '"type":"match"' in f]
     assert live_views, "no live view over the WebSocket"
@@ -127,10 +148,11 @@ def test_full_match_in_the_browser(page: Any, site_url: str, artifacts: Any) -> 
     seat = page.evaluate("fetch(location.pathname.replace('/play/', '/api/matches/')).then(r => r.json())")["seat"]
     finish_by_api(base, {seat: page}, match_id)
     assert wait_state(page) == "end"
-    # every newer view was animated from the actions its message carried (or, for my own action, the
-    # REST answer): never by comparing two views, never shown at once
+    # every newer view was animated from the actions its message carried: never shown at once, and compared
+    # with the one before only once, for the POST sent while the socket was down (its answer, the view after
+    # the bots' replies too, carries no actions)
     paths = page.evaluate("window.callbreakTable.paths")
-    assert paths["actions"] >= my_actions and paths["diff"] == 0 and paths["jump"] == 0, paths
+    assert paths["actions"] >= my_actions and paths["diff"] <= 1 and paths["jump"] == 0, paths
 
     # The end: winners, final scores, seed and its commitment.
     end = page.get_by_test_id("end")

@@ -122,6 +122,7 @@ window.callbreakTable = {
   get seq() { return pacer.target ? pacer.target.seq : -1; },
   get busy() { return pacer.busy; },
   get paths() { return pacer.paths; },
+  get sentBy() { return conn.sentBy; }, // my actions sent on the socket and by POST (its fallback)
   dropSocket: () => conn.dropSocket(),
   debug: () => ({ ...pacer.debug(), sending: ui.sending, live: conn.isLive() }),
 };

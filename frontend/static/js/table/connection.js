@@ -1,5 +1,8 @@
 // The match's connection: GET /api/matches/{id}/, the live socket /ws/matches/{id}/ with reconnect
-// backoff and jitter, and POST .../actions/ with the seq the page knows. Every view goes to
+// backoff and jitter, and my actions with the seq the page knows: on the socket while it is open
+// ({seq, bid|card, ref} answered by {type: "accepted", seq, ref} and the view, or {type: "error", code,
+// ref}), else, or when the socket's answer does not come within SOCKET_ANSWER_WAIT, by POST .../actions/
+// (sending the same seq twice is harmless: the second is refused as stale and the page refetches). Every view goes to
 // onView(view, { since, actions }) with the actions that lead to it when they are known (the pacer
 // orders the views by seq and animates the actions); onStatus(message | null) reports trouble and its end.
 //
@@ -11,6 +14,9 @@ import { api, ApiError, matchUrl } from "../api.js";
 import { _ } from "../i18n.js";
 
 const ANSWER_WAIT = 3000;
+const SOCKET_ANSWER_WAIT = 8000;
+// The HTTP status the REST endpoint answers each socket error code with, so callers handle both alike.
+const STATUS_OF = { stale_seq: 409, not_found: 404, throttled: 429, unavailable: 503, server_error: 500 };
 
 export function createConnection(matchId, { onView, onStatus, onLive }) {
   let ws = null;
@@ -22,6 +28,9 @@ export function createConnection(matchId, { onView, onStatus, onLive }) {
   let finished = false;
   let refetching = null;
   let problem = null; // the message shown, if any
+  const acting = new Map(); // my actions sent on the socket, by ref: { resolve, reject, fallback, timer }
+  let nextRef = 1;
+  const sentBy = { socket: 0, rest: 0 };
 
   const status = (msg) => {
     problem = msg;
@@ -43,6 +52,15 @@ export function createConnection(matchId, { onView, onStatus, onLive }) {
   }
 
   function fromSocket(msg) {
+    if (msg && msg.ref !== undefined && acting.has(msg.ref) && (msg.type === "accepted" || msg.type === "error")) {
+      const act = acting.get(msg.ref);
+      acting.delete(msg.ref);
+      clearTimeout(act.timer);
+      if (msg.type === "accepted") act.resolve(msg);
+      else act.reject(new ApiError(STATUS_OF[msg.code] || 400, msg));
+      return;
+    }
+    if (msg && msg.type === "accepted") return;
     const seq = msg && msg.match && msg.match.seq;
     if (typeof seq === "number") {
       socketSeq = Math.max(socketSeq, seq);
@@ -110,6 +128,8 @@ export function createConnection(matchId, { onView, onStatus, onLive }) {
     sock.onclose = (ev) => {
       if (ws === sock) ws = null;
       onLive(false);
+      for (const act of acting.values()) act.fallback(); // no answer will come on this socket
+
       if (ev.code === 4404 || ev.code === 4401 || ev.code === 4403) {
         refetch(); // not this user's match, or signed out: retrying cannot help
         return;
@@ -133,7 +153,8 @@ export function createConnection(matchId, { onView, onStatus, onLive }) {
   }
 
   /** POST an action; resolves with the new view (also passed to onView, see `answered`), rejects with ApiError. */
-  async function send(seq, body) {
+  async function post(seq, body) {
+    sentBy.rest += 1;
     try {
       const v = await api(`${matchUrl(matchId)}actions/`, { method: "POST", body: { seq, ...body } });
       answered(v, seq, body);
@@ -147,6 +168,30 @@ export function createConnection(matchId, { onView, onStatus, onLive }) {
     }
   }
 
+  /** Send an action on the socket when it is open (its view then comes as a socket message), else POST it;
+   * resolves once it is accepted, rejects with ApiError (the REST status of the socket's error code). */
+  function send(seq, body) {
+    if (!ws || ws.readyState !== 1) return post(seq, body);
+    const ref = nextRef++;
+    return new Promise((resolve, reject) => {
+      const act = { resolve, reject };
+      act.fallback = () => {
+        if (!acting.has(ref)) return;
+        acting.delete(ref);
+        clearTimeout(act.timer);
+        post(seq, body).then(resolve, reject);
+      };
+      act.timer = setTimeout(act.fallback, SOCKET_ANSWER_WAIT);
+      acting.set(ref, act);
+      sentBy.socket += 1;
+      try {
+        ws.send(JSON.stringify({ seq, ...body, ref }));
+      } catch {
+        act.fallback();
+      }
+    });
+  }
+
   window.addEventListener("pagehide", () => { closing = true; });
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") refetch();
@@ -156,6 +201,7 @@ export function createConnection(matchId, { onView, onStatus, onLive }) {
     start: () => refetch().then(connect),
     refetch,
     send,
+    sentBy,
     isLive: () => !!ws && ws.readyState === 1,
     dropSocket: () => { if (ws) ws.close(); },
   };
