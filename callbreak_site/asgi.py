@@ -16,6 +16,8 @@ from games.accounts.ws_auth import OriginRule, TokenAuthMiddleware  # noqa: E402
 from games.limits import BodyLimit  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
+from .ops import MeasuredHTTP  # noqa: E402
+
 if settings.CHANNEL_LAYERS["default"]["BACKEND"] != "channels.layers.InMemoryChannelLayer":
     # A request's group messages (sent once its write commits, from its thread) leave on a loop of their
     # own: on the server's loop they waited behind every socket of the process (see games.outbox).
@@ -24,7 +26,7 @@ if settings.CHANNEL_LAYERS["default"]["BACKEND"] != "channels.layers.InMemoryCha
 application = ProtocolTypeRouter(
     {
         # a body over MAX_REQUEST_BYTES gets 413 before Django reads (and spools) it
-        "http": BodyLimit(django_asgi_app),
+        "http": MeasuredHTTP(BodyLimit(django_asgi_app)),
         # browsers: Origin among ALLOWED_HOSTS; other clients: no Origin, a token (see games/accounts/ws_auth.py)
         "websocket": OriginRule(
             AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))

@@ -21,9 +21,15 @@ app.conf.CELERY_DB_REUSE_MAX = int(os.environ.get("CELERY_DB_REUSE_MAX", "1000")
 @worker_init.connect  # type: ignore[untyped-decorator]
 def _persistent_group_sender(**_: Any) -> None:
     """Workers send their group messages on one long-lived event loop (see ``games.outbox``)."""
-    from games import outbox  # Django is set up only once the worker starts
+    from games import metrics, outbox  # Django is set up only once the worker starts
 
     outbox.use_sender_loop()
+    port = os.environ.get("WORKER_METRICS_PORT")
+    if port:  # the worker's own /metrics (every prefork child's samples, through PROMETHEUS_MULTIPROC_DIR)
+        from prometheus_client import start_http_server
+
+        start_http_server(int(port), addr=os.environ.get("WORKER_METRICS_ADDR", "127.0.0.1"),
+                          registry=metrics.registry())
 
 
 @task_prerun.connect  # type: ignore[untyped-decorator]

@@ -23,3 +23,11 @@ accesslog = "-" if os.environ.get("ACCESS_LOG") == "1" else None
 errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info").lower()
 proc_name = "callbreak-web"
+
+
+def child_exit(server: object, worker: object) -> None:
+    """A web process ended: its live gauges (open sockets) no longer count in /metrics."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)  # type: ignore[attr-defined,no-untyped-call]

@@ -46,6 +46,8 @@ CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").sp
 # HTTPS=0 turns it off for a stack on loopback (tests, benchmarks); `make run` (DEBUG on) never has it.
 HTTPS = env_bool("HTTPS", not DEBUG)
 SECURE_SSL_REDIRECT = HTTPS
+# A load balancer's probes may come over plain http behind the proxy: no redirect for them.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$", r"^metrics$"]
 SESSION_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_SECURE = HTTPS
 _proxy_ssl_header = os.environ.get("PROXY_SSL_HEADER", "X-Forwarded-Proto").strip()
@@ -92,6 +94,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "axes.middleware.AxesMiddleware",  # turns a locked-out log-in into its 429 answer
+    "callbreak_site.ops.MetricsMiddleware",  # names the route for the latency histogram; the pool's waits
     "callbreak_site.middleware.OneThreadMiddleware",  # innermost, sync only: the chain runs in one thread
 ]
 
@@ -186,6 +189,8 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 BOT_DELAY_SECONDS = float(os.environ.get("BOT_DELAY_SECONDS", "0"))
 # Consecutive bot moves shorter than this in all are played and committed together (games.matches.commands).
 BOT_CHAIN_SECONDS = float(os.environ.get("BOT_CHAIN_SECONDS", "0.05"))
+# The queues /metrics reports the depth of (callbreak_queue_depth).
+CELERY_QUEUES_WATCHED = ["celery", "analysis"]
 CELERY_BEAT_SCHEDULE = {
     # Recovery net: a bot turn whose task was lost (broker restart, worker crash) is re-enqueued.
     "resume-stalled-bot-turns": {

@@ -9,6 +9,8 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 from games import api_errors
 from games.urls import api_urlpatterns, page_urlpatterns
 
+from . import ops
+
 # The API docs run Swagger UI and Redoc from our static files (drf-spectacular-sidecar) under the site's
 # Content-Security-Policy, with what each needs added: Swagger UI's page has a <style> block (its start-up
 # script is served as a file by the "split" view); Redoc injects its styles and runs a worker from a blob.
@@ -18,6 +20,9 @@ redoc = csp_update({"style-src": ["'unsafe-inline'"], "worker-src": ["blob:"]})(
     SpectacularRedocView.as_view(url_name="api-schema"))
 
 urlpatterns = [
+    path("healthz", ops.healthz, name="healthz"),
+    path("readyz", ops.readyz, name="readyz"),
+    path("metrics", ops.metrics_view, name="metrics"),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", swagger_ui, name="api-docs"),

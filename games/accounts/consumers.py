@@ -22,6 +22,7 @@ CLOSE_UNAUTHENTICATED = 4401
 
 
 class UserConsumer(FollowsAccount, AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    socket_kind = "me"
     async def connect(self) -> None:
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:

@@ -26,6 +26,7 @@ from django.contrib.sessions.backends.base import SessionBase
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
+from games import metrics
 from games.groups import account_group, session_group, token_group
 from games.limits import BAD_JSON, decode_frame
 
@@ -77,6 +78,7 @@ class FollowsAccount:
     channel_layer: Any
     channel_name: str
     account_groups: list[str]
+    socket_kind = "socket"  # the label of this kind of socket in callbreak_open_sockets
     counted_user: int | None = None  # whose socket count this socket is in (once admitted)
     credential_checked_at: float = 0.0
     shut: bool = False  # closed for the account's sake: send nothing more
@@ -106,6 +108,7 @@ class FollowsAccount:
             return CLOSE_TOO_MANY
         _OPEN[user_id] += 1
         self.counted_user = user_id
+        metrics.OPEN_SOCKETS.labels(self.socket_kind).inc()
         key = getattr(session, "session_key", None) if session is not None else None
         self.account_groups = [*credential_groups(user_id, digest, key), *groups]
         try:
@@ -133,6 +136,7 @@ class FollowsAccount:
                     log.warning("a socket could not leave group %s", group, exc_info=True)
         finally:
             if user_id is not None:
+                metrics.OPEN_SOCKETS.labels(self.socket_kind).dec()
                 _OPEN[user_id] -= 1
                 if _OPEN[user_id] <= 0:
                     del _OPEN[user_id]

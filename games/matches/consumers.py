@@ -29,7 +29,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
 import engine
-from games import throttles
+from games import metrics, throttles
 from games.accounts.sockets import FollowsAccount
 from games.errors import GameError, MatchNotFound
 from games.groups import match_group
@@ -51,6 +51,7 @@ RESYNC_LIMIT, RESYNC_WINDOW = 10, 10.0
 
 
 class MatchConsumer(FollowsAccount, AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    socket_kind = "match"
     match_id: int
     seat: int
     last_seq: int = -1
@@ -133,6 +134,7 @@ class MatchConsumer(FollowsAccount, AsyncJsonWebsocketConsumer):  # type: ignore
         if not await self.credential_still_valid():
             await self.shut_down()
             return
+        started = time.perf_counter()
         messages = await database_sync_to_async(self._act, thread_sensitive=False)(content)
         ref = content.get("ref")
         if isinstance(ref, str | int) and not isinstance(ref, bool) and len(str(ref)) <= 64:
@@ -143,6 +145,8 @@ class MatchConsumer(FollowsAccount, AsyncJsonWebsocketConsumer):  # type: ignore
                     continue
                 self.last_seq = message["match"]["seq"]
             await self.send_json(message)
+        metrics.SOCKET_ACTION_SECONDS.labels(messages[0].get("code", "accepted")).observe(
+            time.perf_counter() - started)
 
     def _act(self, content: dict[str, Any]) -> list[dict[str, Any]]:
         user = self.scope["user"]

@@ -7,18 +7,26 @@ names stay ``games.tasks.<function>``, as brokers and beat's schedule know them.
 
 from __future__ import annotations
 
+import time
+
 from celery import shared_task
 from django.conf import settings
 
-from games import outbox
+from games import metrics, outbox
 
 from . import botchain, commands, reads
 
 
 @shared_task(name="games.tasks.bot_move", acks_late=True, reject_on_worker_lost=True, ignore_result=True)
-def bot_move(match_id: int, seq: int) -> bool:
-    """Play the bot move due at ``seq`` and the bot moves that follow it."""
-    return botchain.run(commands.play_bot_turn, match_id, seq) > 0
+def bot_move(match_id: int, seq: int, sent_at: float | None = None) -> bool:
+    """Play the bot move due at ``seq`` and the bot moves that follow it (``sent_at``: when the task was sent,
+    for the bots' reply latency)."""
+    played = botchain.run(commands.play_bot_turn, match_id, seq)
+    if played:
+        metrics.BOT_MOVES.inc(played)
+        if sent_at is not None:
+            metrics.BOT_REPLY_SECONDS.observe(max(0.0, time.time() - sent_at))
+    return played > 0
 
 
 def enqueue_bot_move(match_id: int, seq: int) -> None:
@@ -27,7 +35,7 @@ def enqueue_bot_move(match_id: int, seq: int) -> None:
     if botchain.queue_if_chaining(match_id, seq):
         return
     delay = settings.BOT_DELAY_SECONDS
-    outbox.task_now(bot_move, match_id, seq, countdown=delay if delay > 0 else None)
+    outbox.task_now(bot_move, match_id, seq, time.time() + max(delay, 0.0), countdown=delay if delay > 0 else None)
 
 
 @shared_task(name="games.tasks.resume_stalled_bot_turns", acks_late=True, ignore_result=True)
