@@ -81,6 +81,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "games.limits.NulByteMiddleware",  # 400 for a NUL in the path, query or cookies (PostgreSQL refuses it)
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "games.security.CSPMiddleware",  # Content-Security-Policy (CONTENT_SECURITY_POLICY below)
     "games.limits.BodyLimitMiddleware",  # 413 for a body over MAX_REQUEST_BYTES, before anything reads it

@@ -9,6 +9,10 @@
 - ``StrictBooleanField`` takes JSON booleans only (what the OpenAPI document says).
 - ``decode_frame`` is the same for WebSocket frames (also at most ``settings.WS_MAX_FRAME_BYTES``); the
   consumers answer a bad frame with an error message and keep the socket open.
+- ``ascii_int`` reads a number typed by a client: ASCII digits only (``"²".isdigit()`` is true and ``int("²")``
+  fails; ``int("٣")`` is 3; ``int(" 3")``, ``int("3_0")`` pass).
+- ``NulByteMiddleware`` answers ``400`` to a path, query or cookie with a NUL character, which PostgreSQL
+  refuses in any text (a ``DataError``, so a 500, wherever it reached a query).
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from rest_framework import parsers, serializers
 from rest_framework.exceptions import ParseError
 
@@ -34,6 +38,14 @@ BAD_JSON = "bad_json"
 
 def max_request_bytes() -> int:
     return int(settings.MAX_REQUEST_BYTES)
+
+
+def ascii_int(raw: object, max_digits: int = 18) -> int | None:
+    """The number an ASCII decimal string of 1 to ``max_digits`` digits spells, else None (also for ``"²"``,
+    ``"٣"``, ``" 3"``, ``"+3"``, ``"3_0"``, which ``str.isdigit`` or ``int`` take). 18 digits fit a bigint."""
+    if not isinstance(raw, str) or not 0 < len(raw) <= max_digits or not (raw.isascii() and raw.isdigit()):
+        return None
+    return int(raw)
 
 
 def too_large_body(limit: int) -> dict[str, Any]:
@@ -59,7 +71,7 @@ class BodyLimit:
             return
         limit = self.limit if self.limit is not None else max_request_bytes()
         length = _header(scope, b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > limit):
+        if length is not None and ((size := ascii_int(length, 20)) is None or size > limit):
             await self._refuse(send, limit)
             return
         received = 0
@@ -110,9 +122,40 @@ class BodyLimitMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         limit = max_request_bytes()
-        raw = request.META.get("CONTENT_LENGTH") or "0"
-        if not str(raw).strip().isdigit() or int(raw) > limit:
+        size = ascii_int(str(request.META.get("CONTENT_LENGTH") or "0").strip(), 20)
+        if size is None or size > limit:
             return JsonResponse(too_large_body(limit), status=413)
+        return self.get_response(request)
+
+
+# --- NUL characters -------------------------------------------------------------------------------
+
+NUL = "\x00"
+
+
+def has_nul(request: HttpRequest) -> bool:
+    """Whether the path, a query parameter or a cookie holds a NUL character (as ``%00``)."""
+    if NUL in request.path_info or NUL in request.path:
+        return True
+    if NUL in request.META.get("QUERY_STRING", "") or "%00" in request.META.get("QUERY_STRING", ""):
+        return True
+    return any(NUL in value for value in request.COOKIES.values())
+
+
+class NulByteMiddleware:
+    """Django middleware: ``400`` (JSON ``{code: "bad_request"}`` under /api/) for a request whose path, query
+    or cookies hold a NUL character: PostgreSQL takes none in text, so ``/players/%00/`` or ``/api/tables/invite/
+    %00/`` reached a query and failed with a 500. Refused here once rather than in every view."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if has_nul(request):
+            detail = "The path, the query or a cookie holds a NUL character."
+            if request.path.startswith("/api/"):
+                return JsonResponse({"code": "bad_request", "detail": detail}, status=400)
+            return HttpResponseBadRequest(detail, content_type="text/plain; charset=utf-8")
         return self.get_response(request)
 
 

@@ -23,6 +23,7 @@ from django.utils import timezone
 import engine
 from engine.bots import BOT_NAMES, DEFAULT_BOT
 from games.errors import MatchNotFound
+from games.limits import ascii_int
 
 from .models import Action, Match, Seat
 
@@ -276,10 +277,9 @@ def seat_for_user(match: Match, user: User) -> Seat | None:
 
 def get_match_for_user(user: User, match_id: object) -> tuple[Match, Seat]:
     """The match and the user's seat, or MatchNotFound (also for a match the user is not in)."""
-    try:
-        pk = int(str(match_id))
-    except (TypeError, ValueError):
-        raise MatchNotFound() from None
+    pk = ascii_int(str(match_id))
+    if pk is None:
+        raise MatchNotFound()
     match = match_with_seats(pk)
     if match is None:
         raise MatchNotFound()
