@@ -233,10 +233,13 @@ LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
 
 # --- Bounded input (games/limits.py) -----------------------------------------------------------------
-# A request body over MAX_REQUEST_BYTES answers 413 (JSON) before it is read; API JSON nested deeper than
+# A request body over MAX_REQUEST_BYTES answers 413 (JSON) before Django reads it; API JSON nested deeper than
 # MAX_JSON_DEPTH, or malformed, answers 400 `bad_json`; a WebSocket frame over WS_MAX_FRAME_BYTES, malformed
 # or too deep gets an error message and the socket stays open.
 MAX_REQUEST_BYTES = int(os.environ.get("MAX_REQUEST_BYTES", str(256 * 1024)))
+# A refused body is read and dropped up to this many bytes before the 413 (so the client, still sending, is
+# not reset and sees the answer); past it the 413 goes at once and the connection closes.
+BODY_DRAIN_BYTES = int(os.environ.get("BODY_DRAIN_BYTES", str(8 * 1024 * 1024)))
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BYTES
 MAX_JSON_DEPTH = int(os.environ.get("MAX_JSON_DEPTH", "32"))
 WS_MAX_FRAME_BYTES = int(os.environ.get("WS_MAX_FRAME_BYTES", "4096"))

@@ -1,9 +1,10 @@
 """Bounded input: request bodies, JSON and WebSocket frames.
 
 - ``BodyLimit`` (ASGI, wraps the whole site in ``callbreak_site/asgi.py``) answers ``413`` to an HTTP request
-  whose body is larger than ``settings.MAX_REQUEST_BYTES``: at once from its ``Content-Length``, or as soon as
-  a streamed body passes the limit, before Django reads (and spools) it. ``BodyLimitMiddleware`` does the same
-  inside Django (for the WSGI entry point and the test client).
+  whose body is larger than ``settings.MAX_REQUEST_BYTES``: from its ``Content-Length``, or as soon as a
+  streamed body passes the limit, before Django reads (and spools) it; the body is drained (read and dropped,
+  up to ``settings.BODY_DRAIN_BYTES``) before the answer, so the client is not reset mid-send.
+  ``BodyLimitMiddleware`` does the same inside Django (for the WSGI entry point and the test client).
 - ``JSONParser`` (DRF's parser for the API) refuses malformed JSON and JSON nested deeper than
   ``settings.MAX_JSON_DEPTH`` with ``400 {"code": "bad_json"}``, never a ``RecursionError``.
 - ``StrictBooleanField`` takes JSON booleans only (what the OpenAPI document says).
@@ -59,29 +60,40 @@ class _TooLarge(Exception):
 
 
 class BodyLimit:
-    """ASGI middleware: ``413`` for an HTTP request body over ``limit`` bytes (default: the setting)."""
+    """ASGI middleware: ``413`` for an HTTP request body over ``limit`` bytes (default: the setting).
 
-    def __init__(self, app: ASGIApp, limit: int | None = None) -> None:
+    The refused body is read and dropped first, up to ``drain`` bytes in all (default: the setting
+    ``BODY_DRAIN_BYTES``): a client that sends its whole body before it reads the answer (httpx, most
+    libraries) saw a connection reset, not the 413, when the server answered and closed while the body was
+    still coming. Past ``drain`` the answer goes at once and the connection closes: a bound on the bytes
+    read for nothing."""
+
+    def __init__(self, app: ASGIApp, limit: int | None = None, drain: int | None = None) -> None:
         self.app = app
         self.limit = limit
+        self.drain = drain
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         limit = self.limit if self.limit is not None else max_request_bytes()
+        drain = self.drain if self.drain is not None else int(getattr(settings, "BODY_DRAIN_BYTES", 8 << 20))
         length = _header(scope, b"content-length")
         if length is not None and ((size := ascii_int(length, 20)) is None or size > limit):
-            await self._refuse(send, limit)
+            complete = size is not None and size <= drain and await _drain(receive, 0, drain)
+            await self._refuse(send, limit, keep_alive=complete)
             return
         received = 0
+        finished = False
         started = False
 
         async def counting_receive() -> Message:
-            nonlocal received
+            nonlocal received, finished
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
+                finished = not message.get("more_body", False)
                 if received > limit:
                     raise _TooLarge()
             return message
@@ -95,16 +107,30 @@ class BodyLimit:
             await self.app(scope, counting_receive, watching_send)
         except _TooLarge:
             if not started:
-                await self._refuse(send, limit)
+                complete = finished or await _drain(receive, received, drain)
+                await self._refuse(send, limit, keep_alive=complete)
 
     @staticmethod
-    async def _refuse(send: Send, limit: int) -> None:
+    async def _refuse(send: Send, limit: int, keep_alive: bool) -> None:
         body = json.dumps(too_large_body(limit)).encode()
-        await send({"type": "http.response.start", "status": 413, "headers": [
-            (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-            (b"connection", b"close"),
-        ]})
+        headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+        if not keep_alive:  # the rest of the body is still coming: this connection cannot carry another request
+            headers.append((b"connection", b"close"))
+        await send({"type": "http.response.start", "status": 413, "headers": headers})
         await send({"type": "http.response.body", "body": body})
+
+
+async def _drain(receive: Receive, received: int, bound: int) -> bool:
+    """Read and drop the rest of a request body while at most ``bound`` bytes have come in all; whether it
+    all came (False past the bound or when the client went away)."""
+    while received <= bound:
+        message = await receive()
+        if message["type"] != "http.request":
+            return False
+        received += len(message.get("body", b""))
+        if not message.get("more_body", False):
+            return received <= bound
+    return False
 
 
 def _header(scope: Scope, name: bytes) -> str | None:
