@@ -369,9 +369,13 @@ WHITENOISE_USE_FINDERS = True
 # Display names given to bot seats, by seat index.
 CALLBREAK_BOT_NAMES = ["Bot Ganesh", "Bot Lakshmi", "Bot Hari", "Bot Sita", "Bot Arjun", "Bot Mira"]
 
+# No secret in the logs (callbreak_site/logs.py): API tokens (`?token=` of a socket or a request) and password-reset
+# tokens are replaced by [redacted] in the site's log lines and in those of the web servers (Uvicorn, gunicorn).
+LOGGING_CONFIG = "callbreak_site.logs.configure"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"redact_secrets": {"()": "callbreak_site.logs.RedactSecrets"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["redact_secrets"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO").upper()},
 }

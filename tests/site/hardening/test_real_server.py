@@ -4,12 +4,13 @@ body is drained first, up to a bound, so the client is not reset mid-send); toke
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import httpx
 import pytest
-from servers import Server, migrated_sqlite, web_server
+from servers import Server, migrated_sqlite, run_django, web_server
 
 LIMIT = 256 * 1024
 
@@ -52,3 +53,32 @@ async def test_an_async_client_sees_the_413_every_time(server: Server) -> None:
         # the connection stays usable: an ordinary request after them is answered
         r = await client.get(f"{server.url}/api/leaderboard/")
         assert r.status_code in (200, 401, 403)
+
+
+def test_tokens_never_reach_the_log(server: Server, sqlite: Path) -> None:
+    """Uvicorn logged `WebSocket /ws/matches/368/?token=9c71…` at INFO for every socket opened with ?token=; the
+    access log (ACCESS_LOG=1) has every path with its query, and a password-reset link has its token in it."""
+    import websockets.sync.client
+
+    key = run_django(sqlite, "from django.contrib.auth.models import User\n"
+                             "from games.players import commands\n"
+                             "user = User.objects.create_user('logan', password='correct-horse-battery-9')\n"
+                             "print(commands.issue_token(user, 'test')[1])")
+    assert len(key) >= 20
+    ws_url = server.url.replace("http://", "ws://")
+    with websockets.sync.client.connect(f"{ws_url}/ws/me/?token={key}", open_timeout=10) as sock:
+        sock.send('{"type": "ping"}')
+        sock.recv(timeout=10)
+    with pytest.raises(websockets.exceptions.InvalidStatus):  # a refused socket is logged too
+        websockets.sync.client.connect(f"{ws_url}/ws/matches/1/?token={key[::-1]}", open_timeout=10)
+    assert httpx.get(f"{server.url}/api/me/?token={key}&x=1", headers={"Authorization": f"Token {key}"}
+                     ).status_code == 200
+    reset = "c2V0-" + key[:20]
+    httpx.get(f"{server.url}/accounts/reset/MQ/{reset}/")
+    time.sleep(0.5)
+    log = server.output()
+    assert "WebSocket /ws/me/?token=[redacted]" in log, log[-3000:]
+    assert "/ws/matches/1/?token=[redacted]" in log
+    assert "GET /api/me/?token=[redacted]&x=1 HTTP/1.1" in log and "/accounts/reset/MQ/[redacted]/" in log
+    for secret in (key, key[::-1], key[:12], reset):
+        assert secret not in log
