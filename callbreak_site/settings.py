@@ -121,14 +121,21 @@ ASGI_APPLICATION = "callbreak_site.asgi.application"
 # --- Database -------------------------------------------------------------------------------
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
+    # CONN_HEALTH_CHECKS: a connection is checked before it is handed out (psycopg_pool's check_connection with
+    # the pool), so one the database closed (a restart, pg_terminate_backend) is replaced, not given to a request
+    # or a bot move to fail on.
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0, conn_health_checks=True)}
     # A connection pool per process (psycopg_pool): a request or a socket's view borrows an open
     # connection instead of opening one (a few ms each over loopback, far more over a network).
     # DATABASE_POOL_MAX=0 turns it off (e.g. behind an external pooler such as PgBouncer).
+    # A request that finds every connection busy queues for one (first come, first served) for at most
+    # DATABASE_POOL_WAIT seconds, and at most DATABASE_POOL_QUEUE requests queue; past either it answers 503 with
+    # Retry-After (games.api_errors). Nothing holds a connection while a password is hashed (games.passwords).
     _pool_max = int(os.environ.get("DATABASE_POOL_MAX", "8"))
     if _pool_max > 0 and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-            "min_size": 1, "max_size": _pool_max, "timeout": 20,
+            "min_size": 1, "max_size": _pool_max, "timeout": float(os.environ.get("DATABASE_POOL_WAIT", "20")),
+            "max_waiting": int(os.environ.get("DATABASE_POOL_QUEUE", "1000")),
         }
 else:
     DATABASES = {
@@ -144,13 +151,19 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: channel layer and Celery broker ----------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
+REDIS_POOL_SIZE = int(os.environ.get("REDIS_POOL_SIZE", "50"))
+REDIS_POOL_WAIT = float(os.environ.get("REDIS_POOL_WAIT", "10"))
 if REDIS_URL:
     # A socket's consumer waits for its messages with BZPOPMIN, which Redis answers after 5 s when none came;
     # redis-py 8 gives up on a read after 5 s too, so a quiet socket's wait raced its own answer and, losing,
     # closed the socket. Reads may take the wait and a margin; a dead Redis still shows within 30 s.
+    # Redis connections per pool (one pool per process and event loop, and the cache's per process): past them an
+    # operation waits up to REDIS_POOL_WAIT seconds for one instead of failing (redis-py's default pool raised
+    # MaxConnectionsError past 100, and a burst of sockets got HTTP 500s). Redis takes 10,000 clients by default.
     CHANNEL_LAYERS = {
-        "default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
-                    "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30, "socket_connect_timeout": 5}]}}
+        "default": {"BACKEND": "callbreak_site.channel_layer.BlockingPoolChannelLayer",
+                    "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30, "socket_connect_timeout": 5,
+                                          "max_connections": REDIS_POOL_SIZE, "timeout": REDIS_POOL_WAIT}]}}
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
@@ -164,8 +177,9 @@ if CACHE_URL:
             "BACKEND": "callbreak_site.cache.SharedPoolRedisCache",  # one connection pool per process
             "LOCATION": CACHE_URL,
             "KEY_PREFIX": "callbreak",
-            # a Redis that does not answer must not hold a request for long (the rate limits then let it through)
-            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+            # a Redis that does not answer must not hold a request for long (callbreak_site.cache, games.throttles)
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1, "pool_class": "redis.BlockingConnectionPool",
+                        "max_connections": REDIS_POOL_SIZE, "timeout": min(REDIS_POOL_WAIT, 2.0)},
         }
     }
 else:

@@ -4,29 +4,49 @@
 task for an old ``seq`` finds ``match.seq`` moved on and does nothing. After its commit the command
 sends the task for the next ``seq`` if a bot is to act again (``games.effects``), so bots chain until a
 person's turn. Tasks are sent by name from ``games.effects``; their names are ``games.tasks.<function>``.
+
+A task that meets a database fault (``OperationalError``, ``InterfaceError``: the database restarted, a pooled
+connection died) is retried after 1, 2, 4, 4… seconds (with jitter), about two minutes in all: nothing else
+would send it again before beat's sweep, so a match waited a minute or more for its bots.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from celery import shared_task
+from django.conf import settings
+from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
 from . import effects
 from .analysis import commands as analysis_commands
 from .matches import commands as match_commands
 from .matches import reads as match_reads
+from .matches.models import Match
 from .players import commands as player_commands
 from .players import notices
 from .tables import commands as table_commands
 
+# Celery's options for every task that touches the database: retried on a database fault, soon. Not in eager
+# mode (`make run`, tests): there the task runs inside a request, which answers the fault itself (503).
+DB_RETRIES = 30
+DB_RETRY: dict[str, Any] = {"autoretry_for": (OperationalError, InterfaceError), "retry_backoff": 1,
+                            "retry_backoff_max": 4, "retry_jitter": True,
+                            "max_retries": 0 if settings.CELERY_TASK_ALWAYS_EAGER else DB_RETRIES}
 
-@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
-def bot_move(match_id: int, seq: int) -> bool:
-    """Play the bot move due at ``seq`` and the bot moves that follow it (``effects.bot_chain``)."""
+
+@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, ignore_result=True, **DB_RETRY)
+def bot_move(self: Any, match_id: int, seq: int) -> bool:
+    """Play the bot move due at ``seq`` and the bot moves that follow it (``effects.bot_chain``). A retry
+    goes on from the match's current ``seq``: the fault may have struck moves after ``seq`` in the chain."""
+    if self.request.retries:
+        now = Match.objects.filter(pk=match_id).values_list("seq", flat=True).first()
+        seq = seq if now is None else now
     return effects.bot_chain(match_commands.play_bot_turn, match_id, seq) > 0
 
 
-@shared_task(acks_late=True, ignore_result=True)
+@shared_task(acks_late=True, ignore_result=True, **DB_RETRY)
 def resume_stalled_bot_turns() -> int:
     """Beat's recovery sweep: send the due bot move of every running match waiting on a bot."""
     due = match_reads.waiting_on_a_bot()
@@ -56,39 +76,39 @@ def sweep() -> dict[str, int]:
             "tokens": tokens}
 
 
-@shared_task(acks_late=True, ignore_result=True)
+@shared_task(acks_late=True, ignore_result=True, **DB_RETRY)
 def sweep_deadlines() -> dict[str, int]:
     """Beat: expired turns get the autopilot, due reminders go out, stale public tables expire."""
     return sweep()
 
 
-@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True, **DB_RETRY)
 def expire_turn(match_id: int, seq: int) -> bool:
     return match_commands.play_expired_turn(match_id, seq)
 
 
-@shared_task(acks_late=True, ignore_result=True)
+@shared_task(acks_late=True, ignore_result=True, **DB_RETRY)
 def remind_turn(match_id: int, seq: int) -> bool:
     return match_commands.send_reminder(match_id, seq)
 
 
-@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True, **DB_RETRY)
 def rate_match(match_id: int) -> bool:
     return player_commands.rate_match(match_id)
 
 
-@shared_task(acks_late=True, ignore_result=True)
+@shared_task(acks_late=True, ignore_result=True, **DB_RETRY)
 def send_notice_email(notice_id: int) -> bool:
     return notices.send_notice_email(notice_id)
 
 
-@shared_task(acks_late=True, ignore_result=True)
+@shared_task(acks_late=True, ignore_result=True, **DB_RETRY)
 def start_analyses(match_id: int) -> int:
     """A match finished: an analysis of each person's seat, each its own task on the analysis queue."""
     return len(analysis_commands.queue_for_match(match_id))
 
 
-@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True, **DB_RETRY)
 def analyze_seat(analysis_id: int) -> bool:
     """Review one seat; resumes after the last decision stored if an earlier run was interrupted."""
     return analysis_commands.run(analysis_id)
