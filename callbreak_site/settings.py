@@ -233,6 +233,18 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Argon2id at OWASP's 19 MiB / 2 passes / 1 lane (about 20 ms a hash; games/passwords.py says why), first: a
+# PBKDF2 hash made before is checked by the second and redone as Argon2id at the next log-in. Every hash gives
+# its pooled database connection back first, and at most PASSWORD_HASH_SLOTS run at once in a process; the
+# others queue up to PASSWORD_HASH_WAIT seconds, then answer 503 with Retry-After.
+PASSWORD_HASHERS = [
+    "games.passwords.Argon2idHasher",
+    "games.passwords.PBKDF2Hasher",
+    "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
+    "django.contrib.auth.hashers.ScryptPasswordHasher",
+]
+PASSWORD_HASH_SLOTS = int(os.environ.get("PASSWORD_HASH_SLOTS") or (os.cpu_count() or 1))
+PASSWORD_HASH_WAIT = float(os.environ.get("PASSWORD_HASH_WAIT", "30"))
 AUTHENTICATION_BACKENDS = [
     "games.throttles.LockoutBackend",  # django-axes: refuses log-ins from a locked-out address or to a locked account
     "django.contrib.auth.backends.ModelBackend",

@@ -23,7 +23,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from engine.bots import LEVELS
-from games import effects
+from games import effects, passwords
 from games.errors import GameError, MatchNotFound
 from games.groups import account_group
 from games.matches import commands as match_commands
@@ -47,11 +47,12 @@ def sign_up(*, username: str, password: str, email: str = "") -> Any:
     except ValidationError as err:
         raise GameError("bad_username", " ".join(err.messages)) from None
     key = usernames.key(name)
+    encoded = passwords.hash_password(password)  # before the transaction: no connection held while it hashes
     with transaction.atomic():
         if reads.username_taken(name):
             raise GameError("username_taken", USERNAME_TAKEN)
         user = get_user_model()(username=name, email=get_user_model().objects.normalize_email(email))
-        user.set_password(password)
+        user.password = encoded
         user._username_key_by_sign_up = True  # type: ignore[attr-defined]  # the receiver leaves the key to us
         user.save()
         try:
