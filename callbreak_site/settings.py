@@ -171,6 +171,9 @@ else:
 # The cache holds what every web process must share (rate-limit counters, cached profile stats): Redis when
 # REDIS_URL (or CACHE_URL) is set, this process's memory otherwise (`make run`, tests: one process).
 CACHE_URL = os.environ.get("CACHE_URL", REDIS_URL)
+# After Redis fails (refused, timed out), the cache does not try it again for this many seconds: its calls fail
+# at once and fall back to this process's memory (callbreak_site/cache.py), instead of each waiting a timeout.
+CACHE_RETRY_SECONDS = float(os.environ.get("CACHE_RETRY_SECONDS", "5"))
 if CACHE_URL:
     CACHES = {
         "default": {
