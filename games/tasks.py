@@ -6,8 +6,8 @@ sends the task for the next ``seq`` if a bot is to act again (``games.effects``)
 person's turn. Tasks are sent by name from ``games.effects``; their names are ``games.tasks.<function>``.
 
 A task that meets a database fault (``OperationalError``, ``InterfaceError``: the database restarted, a pooled
-connection died) is retried after 1, 2, 4, 4… seconds (with jitter), about two minutes in all: nothing else
-would send it again before beat's sweep, so a match waited a minute or more for its bots.
+connection died) is retried after a pause drawn up to 1, 2, 4, 4… seconds, 30 times (about a minute) before beat's
+sweeps take over: nothing else would send it again before them, so a match waited a minute or more for its bots.
 """
 
 from __future__ import annotations
