@@ -16,6 +16,12 @@ DEBUG off, BOT_DELAY_SECONDS 0), a Celery worker with ``--workers`` processes an
 bounded in count and in time (``--timeout``), and the run stops by itself.
 
     .venv/bin/python bench/load.py --start --matches 50 --think 0-5
+
+``--burst`` is a flash crowd: the N people sign up and start their match all at the same moment (without it,
+eight at a time), and the run reports each one's sign-up and start (p50 / p95 / slowest), how long until the
+last of them was in, and the errors of that moment apart; then they play as usual until ``--timeout``.
+
+    .venv/bin/python bench/load.py --start --burst --matches 200 --timeout 60
 """
 
 from __future__ import annotations
@@ -204,6 +210,8 @@ class Figures:
     human_actions: int = 0
     all_actions: int = 0
     finished: int = 0
+    signup_ms: list[float] = field(default_factory=list)
+    start_ms: list[float] = field(default_factory=list)
 
 
 class Player:
@@ -247,16 +255,20 @@ class Player:
             self.changed.set()
 
     async def sign_up(self) -> bool:
+        t0 = time.monotonic()
         r = await self._call("POST", "/api/auth/signup/", {"username": self.name, "password": PASSWORD})
         if r is None or r.status_code != 201:
             return False
+        self.figures.signup_ms.append((time.monotonic() - t0) * 1000)
         self.token = r.json()["token"]
         return True
 
     async def start(self) -> bool:
+        t0 = time.monotonic()
         r = await self._call("POST", "/api/matches/", {"opponents": "bots", "bot": self.bot})
         if r is None or r.status_code != 201:
             return False
+        self.figures.start_ms.append((time.monotonic() - t0) * 1000)
         view = r.json()
         self.match_id = view["id"]
         self._take(view)
@@ -355,20 +367,29 @@ def _pct(values: list[float], q: float) -> float:
 async def run(args: argparse.Namespace, base: str, stack: Stack | None) -> dict[str, Any]:
     lo, hi = (float(x) for x in (args.think.split("-") + [args.think])[:2])
     figures = Figures()
+    load_before = os.getloadavg()[0]
     run_id = secrets.token_hex(3)
     limits = httpx.Limits(max_connections=args.matches + 20, max_keepalive_connections=args.matches + 20)
     async with httpx.AsyncClient(limits=limits, timeout=httpx.Timeout(30.0)) as http:
         players = [Player(i, run_id, base, http, (lo, hi), figures, random.Random(f"{args.seed}-{i}"),
                           args.bot)
                    for i in range(args.matches)]
-        # sign up and start, a few at a time (a sign-up hashes a password on purpose: it is slow)
-        sem = asyncio.Semaphore(8)
+        # sign up and start: a few at a time, or (--burst) everyone at the same moment
+        sem = asyncio.Semaphore(len(players) if args.burst else 8)
+        go = asyncio.Event()
 
         async def setup(p: Player) -> bool:
+            await go.wait()
             async with sem:
                 return await p.sign_up() and await p.start()
 
-        ok = await asyncio.gather(*(setup(p) for p in players))
+        tasks = [asyncio.create_task(setup(p)) for p in players]
+        await asyncio.sleep(0.1)  # every task waits at the line
+        burst_t0 = time.monotonic()
+        go.set()
+        ok = await asyncio.gather(*tasks)
+        burst_s = time.monotonic() - burst_t0
+        burst_errors = dict(figures.errors)
         ready = [p for p, good in zip(players, ok, strict=True) if good]
         cpu0, t0 = cpu_by_component(stack), time.monotonic()
         deadline = t0 + args.timeout
@@ -388,7 +409,12 @@ async def run(args: argparse.Namespace, base: str, stack: Stack | None) -> dict[
         "errors": dict(figures.errors), "closed_by_server": dict(figures.closed_by_server),
         "reconnects": figures.reconnects, "cpu_pct_of_a_core": cpu,
         "mean_action_ms": round(statistics.fmean(figures.action_ms), 1) if figures.action_ms else None,
-        "load_average": os.getloadavg()[0],
+        "load_average": os.getloadavg()[0], "load_average_before": load_before,
+        "burst": args.burst, "all_in_s": round(burst_s, 1), "setup_errors": burst_errors,
+        "signup_ms": {"p50": _pct(figures.signup_ms, 0.5), "p95": _pct(figures.signup_ms, 0.95),
+                      "max": max(figures.signup_ms, default=float("nan")), "n": len(figures.signup_ms)},
+        "start_ms": {"p50": _pct(figures.start_ms, 0.5), "p95": _pct(figures.start_ms, 0.95),
+                     "max": max(figures.start_ms, default=float("nan")), "n": len(figures.start_ms)},
     }
 
 
@@ -406,7 +432,16 @@ def table(result: dict[str, Any]) -> str:
         f"| {sum(result['closed_by_server'].values())} |",
         "",
         "CPU, % of one core: " + ", ".join(f"{k} {v}" for k, v in result["cpu_pct_of_a_core"].items())
-        + f"; machine load average at the end: {result['load_average']:.1f} on {os.cpu_count()} CPUs",
+        + f"; machine load average before / at the end: {result['load_average_before']:.1f} / "
+        f"{result['load_average']:.1f} on {os.cpu_count()} CPUs",
+    ]
+    su, st = result["signup_ms"], result["start_ms"]
+    lines += [
+        "",
+        f"{'burst (all at once)' if result['burst'] else 'eight at a time'}: {result['started']}/{result['matches']}"
+        f" signed up and started, the last {result['all_in_s']} s after the first began; sign-up p50 / p95 / "
+        f"slowest {su['p50']:.0f} / {su['p95']:.0f} / {su['max']:.0f} ms; start {st['p50']:.0f} / {st['p95']:.0f} / "
+        f"{st['max']:.0f} ms; errors then: {sum(result['setup_errors'].values())} {result['setup_errors'] or ''}",
     ]
     if result["errors"] or result["closed_by_server"]:
         lines.append(f"errors: {result['errors']}; closed by server: {result['closed_by_server']}; "
@@ -429,6 +464,8 @@ def main() -> int:
     parser.add_argument("--seed", default="load", help="the players' choices are drawn from this seed")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
     parser.add_argument("--keep-db", action="store_true", help="keep the database after the run (to study it)")
+    parser.add_argument("--burst", action="store_true",
+                        help="everyone signs up and starts at the same moment (a flash crowd)")
     args = parser.parse_args()
     if not 1 <= args.matches <= 500:
         parser.error("--matches is 1..500")

@@ -83,6 +83,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "games.limits.NulByteMiddleware",  # 400 for a NUL in the path, query or cookies (PostgreSQL refuses it)
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "games.security.CSPMiddleware",  # Content-Security-Policy (CONTENT_SECURITY_POLICY below)
     "games.limits.BodyLimitMiddleware",  # 413 for a body over MAX_REQUEST_BYTES, before anything reads it
@@ -123,14 +124,21 @@ ASGI_APPLICATION = "callbreak_site.asgi.application"
 # --- Database -------------------------------------------------------------------------------
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
+    # CONN_HEALTH_CHECKS: a connection is checked before it is handed out (psycopg_pool's check_connection with
+    # the pool), so one the database closed (a restart, pg_terminate_backend) is replaced, not given to a request
+    # or a bot move to fail on.
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0, conn_health_checks=True)}
     # A connection pool per process (psycopg_pool): a request or a socket's view borrows an open
     # connection instead of opening one (a few ms each over loopback, far more over a network).
     # DATABASE_POOL_MAX=0 turns it off (e.g. behind an external pooler such as PgBouncer).
+    # A request that finds every connection busy queues for one (first come, first served) for at most
+    # DATABASE_POOL_WAIT seconds, and at most DATABASE_POOL_QUEUE requests queue; past either it answers 503 with
+    # Retry-After (games.api_errors). Nothing holds a connection while a password is hashed (games.passwords).
     _pool_max = int(os.environ.get("DATABASE_POOL_MAX", "8"))
     if _pool_max > 0 and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-            "min_size": 1, "max_size": _pool_max, "timeout": 20,
+            "min_size": 1, "max_size": _pool_max, "timeout": float(os.environ.get("DATABASE_POOL_WAIT", "20")),
+            "max_waiting": int(os.environ.get("DATABASE_POOL_QUEUE", "1000")),
         }
 else:
     DATABASES = {
@@ -146,13 +154,19 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: channel layer and Celery broker ----------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
+REDIS_POOL_SIZE = int(os.environ.get("REDIS_POOL_SIZE", "50"))
+REDIS_POOL_WAIT = float(os.environ.get("REDIS_POOL_WAIT", "10"))
 if REDIS_URL:
     # A socket's consumer waits for its messages with BZPOPMIN, which Redis answers after 5 s when none came;
     # redis-py 8 gives up on a read after 5 s too, so a quiet socket's wait raced its own answer and, losing,
     # closed the socket. Reads may take the wait and a margin; a dead Redis still shows within 30 s.
+    # Redis connections per pool (one pool per process and event loop, and the cache's per process): past them an
+    # operation waits up to REDIS_POOL_WAIT seconds for one instead of failing (redis-py's default pool raised
+    # MaxConnectionsError past 100, and a burst of sockets got HTTP 500s). Redis takes 10,000 clients by default.
     CHANNEL_LAYERS = {
-        "default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
-                    "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30, "socket_connect_timeout": 5}]}}
+        "default": {"BACKEND": "callbreak_site.channel_layer.BlockingPoolChannelLayer",
+                    "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30, "socket_connect_timeout": 5,
+                                          "max_connections": REDIS_POOL_SIZE, "timeout": REDIS_POOL_WAIT}]}}
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
@@ -160,14 +174,18 @@ else:
 # The cache holds what every web process must share (rate-limit counters, cached profile stats): Redis when
 # REDIS_URL (or CACHE_URL) is set, this process's memory otherwise (`make run`, tests: one process).
 CACHE_URL = os.environ.get("CACHE_URL", REDIS_URL)
+# After Redis fails (refused, timed out), the cache does not try it again for this many seconds: its calls fail
+# at once and fall back to this process's memory (callbreak_site/cache.py), instead of each waiting a timeout.
+CACHE_RETRY_SECONDS = float(os.environ.get("CACHE_RETRY_SECONDS", "5"))
 if CACHE_URL:
     CACHES = {
         "default": {
             "BACKEND": "callbreak_site.cache.SharedPoolRedisCache",  # one connection pool per process
             "LOCATION": CACHE_URL,
             "KEY_PREFIX": "callbreak",
-            # a Redis that does not answer must not hold a request for long (the rate limits then let it through)
-            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+            # a Redis that does not answer must not hold a request for long (callbreak_site.cache, games.throttles)
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1, "pool_class": "redis.BlockingConnectionPool",
+                        "max_connections": REDIS_POOL_SIZE, "timeout": min(REDIS_POOL_WAIT, 2.0)},
         }
     }
 else:
@@ -228,6 +246,18 @@ AUTH_PASSWORD_VALIDATORS = [
     # and closes its sockets then (games/accounts/hooks.py).
     {"NAME": "games.accounts.hooks.RevokeCredentialsOnPasswordChange"},
 ]
+# Argon2id at OWASP's 19 MiB / 2 passes / 1 lane (about 20 ms a hash; games/passwords.py says why), first: a
+# PBKDF2 hash made before is checked by the second and redone as Argon2id at the next log-in. Every hash gives
+# its pooled database connection back first, and at most PASSWORD_HASH_SLOTS run at once in a process; the
+# others queue up to PASSWORD_HASH_WAIT seconds, then answer 503 with Retry-After.
+PASSWORD_HASHERS = [
+    "games.passwords.Argon2idHasher",
+    "games.passwords.PBKDF2Hasher",
+    "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
+    "django.contrib.auth.hashers.ScryptPasswordHasher",
+]
+PASSWORD_HASH_SLOTS = int(os.environ.get("PASSWORD_HASH_SLOTS") or (os.cpu_count() or 1))
+PASSWORD_HASH_WAIT = float(os.environ.get("PASSWORD_HASH_WAIT", "30"))
 AUTHENTICATION_BACKENDS = [
     "games.throttles.LockoutBackend",  # django-axes: refuses log-ins from a locked-out address or to a locked account
     "django.contrib.auth.backends.ModelBackend",
@@ -245,10 +275,13 @@ LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
 
 # --- Bounded input (games/limits.py) -----------------------------------------------------------------
-# A request body over MAX_REQUEST_BYTES answers 413 (JSON) before it is read; API JSON nested deeper than
+# A request body over MAX_REQUEST_BYTES answers 413 (JSON) before Django reads it; API JSON nested deeper than
 # MAX_JSON_DEPTH, or malformed, answers 400 `bad_json`; a WebSocket frame over WS_MAX_FRAME_BYTES, malformed
 # or too deep gets an error message and the socket stays open.
 MAX_REQUEST_BYTES = int(os.environ.get("MAX_REQUEST_BYTES", str(256 * 1024)))
+# A refused body is read and dropped up to this many bytes before the 413 (so the client, still sending, is
+# not reset and sees the answer); past it the 413 goes at once and the connection closes.
+BODY_DRAIN_BYTES = int(os.environ.get("BODY_DRAIN_BYTES", str(8 * 1024 * 1024)))
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BYTES
 MAX_JSON_DEPTH = int(os.environ.get("MAX_JSON_DEPTH", "32"))
 WS_MAX_FRAME_BYTES = int(os.environ.get("WS_MAX_FRAME_BYTES", "4096"))
@@ -378,9 +411,13 @@ WHITENOISE_USE_FINDERS = True
 # Display names given to bot seats, by seat index.
 CALLBREAK_BOT_NAMES = ["Bot Ganesh", "Bot Lakshmi", "Bot Hari", "Bot Sita", "Bot Arjun", "Bot Mira"]
 
+# No secret in the logs (callbreak_site/logs.py): API tokens (`?token=` of a socket or a request) and password-reset
+# tokens are replaced by [redacted] in the site's log lines and in those of the web servers (Uvicorn, gunicorn).
+LOGGING_CONFIG = "callbreak_site.logs.configure"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"redact_secrets": {"()": "callbreak_site.logs.RedactSecrets"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["redact_secrets"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO").upper()},
 }

@@ -6,6 +6,7 @@ DRF's exceptions, our domain errors and Django's 404/500 for paths under /api/ a
 from __future__ import annotations
 
 import logging
+import sys
 from typing import Any
 
 from django.conf import settings
@@ -20,6 +21,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from games.errors import GameError
 from games.limits import BAD_JSON, too_large_body
+from games.passwords import HashingBusy
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +47,24 @@ def _first_message(detail: Any) -> str:
     return str(detail)
 
 
+# A wait for a pooled database connection that outlasted the pool's timeout: the site is busy, not broken.
+POOL_WAIT_RETRY_AFTER = 5
+
+
+def unavailable(exc: BaseException | None) -> tuple[dict[str, str], int] | None:
+    """The 503 body and Retry-After seconds for a fault that is the service's, not the request's: the database
+    went away mid-request (nothing was saved), every pooled connection stayed busy too long, or every
+    password-hashing slot did (``games.passwords``). None for any other exception."""
+    if isinstance(exc, HashingBusy):
+        return {"code": "busy", "detail": "Too many people are signing up or logging in; try again shortly."}, \
+            exc.retry_after
+    if isinstance(exc, OperationalError | InterfaceError):
+        waited = type(exc.__cause__).__name__ in ("PoolTimeout", "TooManyRequests")  # psycopg_pool's
+        return ({"code": "unavailable", "detail": "The service is briefly unavailable; try again."},
+                POOL_WAIT_RETRY_AFTER if waited else 1)
+    return None
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, GameError):
         return Response({"code": exc.code, "detail": exc.detail, **exc.extra}, status=exc.status)
@@ -54,10 +74,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return Response(too_large_body(settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 0), status=413)
     if isinstance(exc, RecursionError):  # JSON or form data nested beyond what the parser takes
         return Response({"code": BAD_JSON, "detail": "The body is nested too deeply."}, status=400)
-    if isinstance(exc, OperationalError | InterfaceError):  # the database went away mid-request: nothing was saved
-        log.warning("database unavailable during %s", context.get("request"), exc_info=exc)
-        return Response({"code": "unavailable", "detail": "The service is briefly unavailable; try again."},
-                        status=503, headers={"Retry-After": "1"})
+    busy = unavailable(exc)
+    if busy is not None:
+        log.warning("%s during %s", busy[0]["code"], context.get("request"), exc_info=exc)
+        return Response(busy[0], status=503, headers={"Retry-After": str(busy[1])})
     if isinstance(exc, SuspiciousOperation):  # e.g. too many form fields
         return Response({"code": "bad_request", "detail": str(exc) or "Bad request."}, status=400)
     response = drf_exception_handler(exc, context)
@@ -89,6 +109,18 @@ def handler404(request: HttpRequest, exception: Exception | None = None) -> Http
 
 
 def handler500(request: HttpRequest) -> HttpResponse:
+    """Django's answer to an exception no view answered (in a page, or in a middleware under /api/ too): 503 with
+    Retry-After for a fault of the service (``unavailable``), 500 otherwise."""
+    busy = unavailable(sys.exc_info()[1])
+    if busy is not None:
+        body, wait = busy
+        response: HttpResponse
+        if request.path.startswith("/api/"):
+            response = JsonResponse(body, status=503)
+        else:
+            response = HttpResponse(body["detail"], status=503, content_type="text/plain; charset=utf-8")
+        response["Retry-After"] = str(wait)
+        return response
     if request.path.startswith("/api/"):
         return JsonResponse({"code": "server_error", "detail": "Something went wrong."}, status=500)
     return server_error(request)

@@ -19,6 +19,7 @@ from .notices.tasks import send_notice_email
 from .ratings import reads as rating_reads
 from .ratings.tasks import rate_match
 from .tables import commands as table_commands
+from .task_options import DB_RETRY
 
 __all__ = ["analyze_seat", "bot_move", "expire_turn", "rate_match", "remind_turn", "resume_stalled_bot_turns",
            "send_notice_email", "start_analyses", "sweep", "sweep_deadlines"]
@@ -49,7 +50,7 @@ def sweep() -> dict[str, int]:
             "tables": tables, "tokens": tokens}
 
 
-@shared_task(name="games.tasks.sweep_deadlines", acks_late=True, ignore_result=True)
+@shared_task(name="games.tasks.sweep_deadlines", acks_late=True, ignore_result=True, **DB_RETRY)
 def sweep_deadlines() -> dict[str, int]:
     """Beat: expired turns get the autopilot, due reminders go out, stale public tables expire."""
     return sweep()

@@ -12,8 +12,10 @@ counts by and its rate, ``"N/s"``, ``"N/10s"``, ``"N/min"``, ``"N/h"``, ``"N/day
 ``settings.RATE_LIMIT_ROUTES`` says which scopes count a request, by URL name and method; every API request
 of a signed-in user also counts against the ``api`` scope. The API answers a request over a limit with
 ``429 {"code": "throttled", "detail", "retry_after", "scope"}`` and a ``Retry-After`` header (``RouteThrottle``,
-DRF's throttle for every API view); the HTML sign-up form uses ``check`` too. A cache that does not answer lets
-requests through (and says so in the log): the limits are a guard, not a dependency.
+DRF's throttle for every API view); the HTML sign-up form uses ``check`` too. A cache that does not answer (Redis
+away) does not turn the limits off: the counts go on in this process's memory (``LocalCounts``) until it is back,
+so each web process limits on its own (a crowd spread over N processes gets at most N times the rate), and the log
+says so once a minute.
 
 Log-ins (the HTML form, the admin's and ``POST /api/auth/token/``) are also watched by django-axes: after
 ``AXES_FAILURE_LIMIT`` failures from one address, or for one username, log-ins from there or to it are refused
@@ -27,6 +29,7 @@ import ipaddress
 import logging
 import math
 import re
+import threading
 import time
 import unicodedata
 from dataclasses import dataclass
@@ -127,6 +130,53 @@ def _incr_many(keys: list[tuple[str, int]]) -> list[int]:
     return counts
 
 
+class LocalCounts:
+    """Fixed-window counters in this process's memory: the fallback while the shared cache is away."""
+
+    def __init__(self, max_keys: int = 100_000) -> None:
+        self._counts: dict[str, tuple[int, float]] = {}
+        self._lock = threading.Lock()
+        self.max_keys = max_keys
+
+    def incr_many(self, keys: list[tuple[str, int]], now: float | None = None) -> list[int]:
+        now = time.monotonic() if now is None else now
+        counts = []
+        with self._lock:
+            if len(self._counts) >= self.max_keys:  # expired windows go; if none had, the oldest half
+                self._counts = {k: v for k, v in self._counts.items() if v[1] > now}
+                if len(self._counts) >= self.max_keys:
+                    kept = sorted(self._counts.items(), key=lambda kv: kv[1][1])[self.max_keys // 2:]
+                    self._counts = dict(kept)
+            for key, ttl in keys:
+                count, expires = self._counts.get(key, (0, 0.0))
+                if expires <= now:
+                    count, expires = 0, now + ttl
+                self._counts[key] = (count + 1, expires)
+                counts.append(count + 1)
+        return counts
+
+    def clear(self) -> None:
+        with self._lock:
+            self._counts.clear()
+
+
+LOCAL_COUNTS = LocalCounts()
+_warned_at = 0.0
+
+
+def _count(keys: list[tuple[str, int]], scopes: list[str]) -> list[int]:
+    """The counts from the shared cache, or from this process's memory while the cache does not answer."""
+    global _warned_at
+    try:
+        return _incr_many(keys)
+    except Exception:  # the cache is away: keep limiting, here
+        if time.monotonic() - _warned_at > 60:
+            _warned_at = time.monotonic()
+            log.warning("rate limits (%s…) counted in this process: the cache did not answer", ",".join(scopes),
+                        exc_info=True)
+        return LOCAL_COUNTS.incr_many(keys)
+
+
 def check(request: Any, scopes: list[str], data: Any = None) -> Refusal | None:
     """Count the request in each scope; the refusal with the longest wait (its scope and the seconds to wait),
     or None."""
@@ -142,11 +192,7 @@ def check(request: Any, scopes: list[str], data: Any = None) -> Refusal | None:
             counted.append((scope, rate, _key(scope, ident, rate, now)))
     if not counted:
         return None
-    try:
-        counts = _incr_many([(key, rate.seconds + 1) for _, rate, key in counted])
-    except Exception:  # the cache is down: let it through
-        log.warning("rate limits %s not counted: the cache did not answer", ",".join(scopes), exc_info=True)
-        return None
+    counts = _count([(key, rate.seconds + 1) for _, rate, key in counted], scopes)
     refusal: Refusal | None = None
     for (scope, rate, _), count in zip(counted, counts, strict=True):
         if count > rate.count:

@@ -20,7 +20,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import outbox
+from games import outbox, passwords
 from games.errors import GameError
 from games.groups import account_group, token_group
 
@@ -41,11 +41,12 @@ def sign_up(*, username: str, password: str, email: str = "") -> Any:
         name = usernames.validate(username)
     except ValidationError as err:
         raise GameError("bad_username", " ".join(err.messages)) from None
+    encoded = passwords.hash_password(password)  # before the transaction: no connection held while it hashes
     with transaction.atomic():
         if reads.username_taken(name):
             raise GameError("username_taken", USERNAME_TAKEN)
         user = get_user_model()(username=name, email=get_user_model().objects.normalize_email(email))
-        user.set_password(password)
+        user.password = encoded
         user.save()  # its username key is made on save (``hooks``); a look-alike taken meanwhile gets none
         if not UsernameKey.objects.filter(user=user).exists():
             raise GameError("username_taken", USERNAME_TAKEN)

@@ -5,16 +5,22 @@ A username is 2 to 30 characters after NFKC normalisation: letters, the digits `
 with Hiragana and Katakana, or with Hangul, or with Bopomofo), so ``аlice`` with a Cyrillic ``а`` is refused.
 It is kept as typed (NFKC, case kept).
 
-Two usernames are the same when their *keys* are equal: the key is the NFKC form with every letter that
-looks like a Latin letter or digit replaced by it (Cyrillic ``а`` and Greek ``α`` by ``a``, from Unicode's
-confusables list via ``confusable_homoglyphs``), then case folded, then ``i``, ``1`` to ``l`` and ``0`` to
-``o`` (a capital ``I`` is an ``l`` in many fonts), then ``rn`` to ``m`` and ``vv`` to ``w``. So ``Alice``,
-``ALICE``, ``A1ice`` and ``аliсе`` (Cyrillic look-alikes) are one name, and ``Ilya`` and ``llya`` too. The
-key is stored, unique, beside each account (``games.accounts.models.UsernameKey``).
+Two usernames are the same when their *keys* are equal. The key is a skeleton in the manner of Unicode's UTS #39:
+the NFKC form, decomposed (NFD), without the accents and other combining marks on letters of the Latin, Greek and
+Cyrillic scripts (``à``, ``ǎ``, ``é``, ``ạ`` are ``a``, ``a``, ``e``, ``a``; the vowel signs of Devanagari and
+other scripts are letters of their own there and stay), then every letter that looks like a Latin letter or
+digit replaced by it (Cyrillic ``а`` and Greek ``α`` by ``a``, from Unicode's confusables list via
+``confusable_homoglyphs``; the Latin small capitals such as ``ᴇ`` and other letters Unicode names after a Latin
+letter, such as ``ø``, by that letter), then case folded, then ``i``, ``1`` to ``l`` and ``0`` to ``o`` (a
+capital ``I`` is an ``l`` in many fonts), then ``rn`` to ``m`` and ``vv`` to ``w``. So ``Alice``, ``ALICE``,
+``A1ice``, ``аliсе`` (Cyrillic look-alikes), ``àlice``, ``ạlice`` and ``alicᴇ`` are one name, and ``Ilya`` and
+``llya`` too. The key is stored, unique, beside each account (``games.accounts.models.UsernameKey``); migration
+0007 computed it anew for every account when accents and small capitals joined it.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from functools import cache
 
@@ -28,6 +34,11 @@ ALLOWED_DESCRIPTION = "2 to 30 letters (of one script), digits 0-9 and . _ -, wi
 SCRIPT_GROUPS = ({"HAN", "HIRAGANA", "KATAKANA"}, {"HAN", "HANGUL"}, {"HAN", "BOPOMOFO"})
 FOLD = str.maketrans({"i": "l", "1": "l", "0": "o"})  # after case folding: I, i, l, 1 are one; O, o, 0 too
 SEQUENCES = (("rn", "m"), ("vv", "w"))
+# Scripts whose combining marks are accents on a letter (dropped from the key); elsewhere (Devanagari…) a mark
+# is a vowel sign or the like, part of what the name says.
+ACCENTED_SCRIPTS = {"LATIN", "GREEK", "CYRILLIC", "COMMON"}
+# "LATIN LETTER SMALL CAPITAL E", "LATIN SMALL LETTER O WITH STROKE": a letter Unicode names after a Latin one.
+_NAMED_AFTER = re.compile(r"^LATIN (?:SMALL |CAPITAL )?LETTER (?:SMALL CAPITAL |SMALL )?([A-Z])(?: WITH .*)?$")
 
 
 def normalize(username: str) -> str:
@@ -81,11 +92,36 @@ def _prototypes() -> dict[str, str]:
             for char, glyphs in candidates.items()}
 
 
+def _without_accents(name: str) -> str:
+    """``name`` decomposed, without the combining marks that follow a letter of an ``ACCENTED_SCRIPTS`` script."""
+    kept: list[str] = []
+    base = "COMMON"
+    for char in unicodedata.normalize("NFD", name):
+        if unicodedata.category(char) in ("Mn", "Me"):
+            if base in ACCENTED_SCRIPTS:
+                continue
+        else:
+            base = _script(char)
+        kept.append(char)
+    return "".join(kept)
+
+
+@cache
+def _look_alike(char: str) -> str:
+    """The ASCII letter or digit ``char`` looks like, or ``char``."""
+    prototype = _prototypes().get(char)
+    if prototype is not None:
+        return prototype
+    if char.isascii():
+        return char
+    named = _NAMED_AFTER.match(unicodedata.name(char, ""))
+    return named.group(1).lower() if named else char
+
+
 def key(username: str) -> str:
-    """The look-alike-proof, case-blind key of a username: equal keys, same name."""
-    prototypes = _prototypes()
-    name = "".join(prototypes.get(c, c) for c in normalize(username))
+    """The look-alike-proof, case-blind, accent-blind key of a username (its skeleton): equal keys, same name."""
+    name = "".join(_look_alike(c) for c in _without_accents(normalize(username)))
     name = name.casefold().translate(FOLD)
     for sequence, single in SEQUENCES:
         name = name.replace(sequence, single)
-    return name
+    return unicodedata.normalize("NFC", name)

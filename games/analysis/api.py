@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 
 from games.api_errors import ERRORS
 from games.errors import GameError, NotFinished
+from games.limits import ascii_int
 from games.matches import reads as match_reads
 from games.matches import store as match_store
 from games.matches.models import Match, Seat
@@ -37,9 +38,10 @@ class AnalysisView(APIView):
         raw = request.query_params.get("seat")
         seat = mine.index
         if raw is not None:
-            if not raw.isdigit() or int(raw) > 3:
+            number = ascii_int(raw, 1)
+            if number is None or number > 3:
                 raise GameError("bad_seat", "A seat is 0, 1, 2 or 3.")
-            seat = int(raw)
+            seat = number
         if match_store.seats_of(match)[seat].kind != Seat.Kind.HUMAN:
             raise GameError("bad_seat", "Only people's seats are reviewed; that seat was a bot's.")
         analysis = commands.ensure(match, seat)

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.contrib import admin
 from django.db.models import QuerySet
+from django.db.models.constants import LOOKUP_SEP
 from django.http import HttpRequest
 
 from . import commands
@@ -61,6 +62,13 @@ class MatchAdmin(admin.ModelAdmin[Match]):
     # The seed deals every hand and the bot seed steers every bot: shown once the match is finished only,
     # so staff cannot see the hands of a running match (nor of an aborted one) in the admin.
     SECRET_FIELDS = ("seed", "bot_seed")
+
+    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest | None = None) -> bool:
+        """No change-list filter on a secret field (``?seed__startswith=a`` told, one character at a time, the
+        seed of a running match): Django allows lookups on a model's own fields unless this refuses them."""
+        if any(part in self.SECRET_FIELDS for part in lookup.split(LOOKUP_SEP)):
+            return False
+        return super().lookup_allowed(lookup, value, request)
 
     def get_fields(self, request: HttpRequest, obj: Match | None = None) -> Any:
         fields = super().get_fields(request, obj)

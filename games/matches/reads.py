@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from engine.bots import BOT_NAMES, DEFAULT_BOT, PLAYER_FACING_LEVELS
 from games.errors import MatchNotFound
+from games.limits import ascii_int
 
 from . import store
 from .models import Match, Presence, Seat
@@ -37,6 +38,12 @@ def match_with_seats(match_id: int) -> Match | None:
 def bot_plays(prefix: str = "") -> Q:
     """The seats a bot plays: bot seats and people's seats on autopilot (``prefix``: e.g. ``"seats__"``)."""
     return Q(**{f"{prefix}kind": Seat.Kind.BOT}) | Q(**{f"{prefix}autopilot": True})
+
+
+def current_seq(match_id: int, *, default: int) -> int:
+    """The match's ``seq`` now (``default`` when there is no such match)."""
+    seq = Match.objects.filter(pk=match_id).values_list("seq", flat=True).first()
+    return default if seq is None else seq
 
 
 def waiting_on_a_bot() -> list[tuple[int, int]]:
@@ -71,10 +78,9 @@ def seat_for_user(match: Match, user: User) -> Seat | None:
 
 def get_match_for_user(user: User, match_id: object) -> tuple[Match, Seat]:
     """The match and the user's seat, or MatchNotFound (also for a match the user is not in)."""
-    try:
-        pk = int(str(match_id))
-    except (TypeError, ValueError):
-        raise MatchNotFound() from None
+    pk = ascii_int(str(match_id))
+    if pk is None:
+        raise MatchNotFound()
     match = store.load(pk)
     if match is None:
         raise MatchNotFound()

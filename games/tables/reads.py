@@ -8,6 +8,7 @@ from typing import Any, Literal
 from django.db.models import Prefetch, Q, QuerySet
 
 from games.errors import TableNotFound
+from games.limits import ascii_int
 
 from .models import Table, TableSeat
 
@@ -16,10 +17,10 @@ MOVE_SECONDS_CHOICES = (60, DAY, 2 * DAY, 3 * DAY, 7 * DAY, 14 * DAY)
 
 
 def table_pk(table_id: object) -> int:
-    try:
-        return int(str(table_id))
-    except (TypeError, ValueError):
-        raise TableNotFound() from None
+    pk = ascii_int(str(table_id))
+    if pk is None:
+        raise TableNotFound()
+    return pk
 
 
 def is_member(table: Table, user: Any) -> bool:

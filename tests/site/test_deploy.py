@@ -113,7 +113,8 @@ def test_database_and_redis_urls_switch_the_stack() -> None:
          "print(s.DATABASES['default']['ENGINE'], s.DATABASES['default']['NAME'], "
          "s.CHANNEL_LAYERS['default']['BACKEND'], s.CELERY_BROKER_URL, s.CELERY_TASK_ALWAYS_EAGER, s.DEBUG)"))
     assert r.returncode == 0, r.stderr
-    assert r.stdout.split() == ["django.db.backends.postgresql", "cb", "channels_redis.core.RedisChannelLayer",
+    assert r.stdout.split() == ["django.db.backends.postgresql", "cb",
+                                "callbreak_site.channel_layer.BlockingPoolChannelLayer",
                                 "redis://cache.example:6379/2", "False", "False"]
 
 

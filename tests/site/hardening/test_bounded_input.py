@@ -184,3 +184,22 @@ def test_the_html_sign_up_form_follows_the_same_rules(make_user: Any) -> None:
     assert client_for(alisa).get("/api/me/").json()["username"] == "Алиса"
     r = c.post("/accounts/signup/", {"username": "АЛИСА", "password1": PASSWORD, "password2": PASSWORD})
     assert r.status_code == 200 and "username" in r.context["form"].errors
+
+
+async def test_a_refused_body_is_drained_up_to_a_bound_before_the_413() -> None:
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        while (await receive()).get("more_body"):  # reads the body, as Django's handler does
+            pass
+        raise AssertionError("never reached: the body is over the limit")
+
+    limited = BodyLimit(app, limit=100, drain=1000)
+    sent = await _asgi(limited, [(b"content-length", b"500")], [b"x" * 100] * 5)
+    assert sent[0]["status"] == 413 and (b"connection", b"close") not in sent[0]["headers"]  # all read: kept open
+    sent = await _asgi(limited, [], [b"x" * 100] * 5)  # streamed: past the limit, drained to its end
+    assert sent[0]["status"] == 413 and (b"connection", b"close") not in sent[0]["headers"]
+    sent = await _asgi(limited, [(b"content-length", b"5000")], [b"x" * 500] * 10)  # past the bound: not read
+    assert sent[0]["status"] == 413 and (b"connection", b"close") in sent[0]["headers"]
+    sent = await _asgi(limited, [], [b"x" * 500] * 10)  # streamed past the bound: read up to it, then closed
+    assert sent[0]["status"] == 413 and (b"connection", b"close") in sent[0]["headers"]
+    sent = await _asgi(limited, [(b"content-length", b"\xc2\xb2")], [b"x"])  # not a number
+    assert sent[0]["status"] == 413 and (b"connection", b"close") in sent[0]["headers"]

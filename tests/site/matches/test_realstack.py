@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parents[3]
 
 def test_settings_are_the_real_stack() -> None:
     assert connection.vendor == "postgresql"
-    assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == "callbreak_site.channel_layer.BlockingPoolChannelLayer"
     assert settings.CELERY_TASK_ALWAYS_EAGER is False
 
 

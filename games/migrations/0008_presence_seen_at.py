@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0006_api_tokens'),
+        ('games', '0007_username_keys_skeleton'),
     ]
 
     operations = [

@@ -1,0 +1,91 @@
+"""A real web server for a test: gunicorn with one Uvicorn worker, as `make serve` runs it (DEBUG off), on a
+free port, its own SQLite file migrated once, its output (error and access logs) in a file to read."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def embedded_env(sqlite: Path, **extra: str) -> dict[str, str]:
+    """The environment of a server process on ``sqlite``: no PostgreSQL, no Redis (tasks eager)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "CACHE_URL",
+                                                            "DATABASE_POOL_MAX", "CELERY_BROKER_URL")}
+    env.update(DJANGO_SETTINGS_MODULE="callbreak_site.settings", SQLITE_PATH=str(sqlite), DEBUG="0",
+               SECRET_KEY="x" * 50, ALLOWED_HOSTS="127.0.0.1", HTTPS="0", RATE_LIMITS="0", **extra)
+    return env
+
+
+def migrated_sqlite(folder: Path) -> Path:
+    path = folder / "server.sqlite3"
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT,
+                   env=embedded_env(path), check=True, timeout=300)
+    return path
+
+
+def run_django(sqlite: Path, code: str) -> str:
+    """Run ``code`` (Python, Django set up) against the server's database; its standard output."""
+    script = "import django; django.setup()\n" + code
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=embedded_env(sqlite), check=True,
+                          capture_output=True, text=True, timeout=120)
+    return done.stdout.strip()
+
+
+@dataclass
+class Server:
+    url: str
+    port: int
+    log: Path
+    proc: subprocess.Popen[str]
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
+
+
+@contextmanager
+def web_server(sqlite: Path, log: Path, **extra: str) -> Iterator[Server]:
+    """`make serve`'s gunicorn (callbreak_site/gunicorn_conf.py, one Uvicorn worker) until the block ends."""
+    port = free_port()
+    env = embedded_env(sqlite, WEB_CONCURRENCY="1", HOST="127.0.0.1", PORT=str(port), **extra)
+    out = open(log, "w")  # noqa: SIM115 - closed with the process
+    proc = subprocess.Popen([str(BIN / "gunicorn"), "-c", "callbreak_site/gunicorn_conf.py",
+                             "callbreak_site.asgi:application"], cwd=ROOT, env=env, stdout=out,
+                            stderr=subprocess.STDOUT, text=True)
+    server = Server(f"http://127.0.0.1:{port}", port, log, proc)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert proc.poll() is None, server.output()
+            assert time.monotonic() < deadline, server.output()
+            try:
+                httpx.get(f"{server.url}/api/leaderboard/", timeout=2)
+                break
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        yield server
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        out.close()
