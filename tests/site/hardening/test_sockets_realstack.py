@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 import websockets
 from django.conf import settings
+
 from hardening.test_crowd_realstack import stack  # noqa: F401  (the fixture)
 
 pytestmark = [pytest.mark.realstack, pytest.mark.django_db(transaction=True)]
