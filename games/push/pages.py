@@ -18,11 +18,14 @@ from games.users import signed_in
 
 from . import commands, reads
 
+# The kinds the page offers: a quick match found joins them when quick matches exist (the API has it already).
+PAGE_KINDS = tuple((kind, label) for kind, label in reads.KINDS if kind != "quick_match")
+
 
 class PushPreferencesForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        for kind, label in reads.KINDS:
+        for kind, label in PAGE_KINDS:
             self.fields[kind] = forms.BooleanField(required=False, label=label)
 
 
@@ -31,6 +34,7 @@ def settings_section(request: HttpRequest) -> dict[str, Any]:
     user = signed_in(request)
     return {
         "template": "push/settings_section.html",
+        "script": "js/push.js",
         "push_on": reads.push_on(),
         "form": PushPreferencesForm(initial=reads.preferences(user.pk), auto_id="push_%s"),
         "subscriptions": reads.subscriptions_json(user),
