@@ -45,6 +45,7 @@ class SubscriptionSerializer(serializers.Serializer[Any]):
     endpoint = serializers.CharField()
     language = serializers.CharField(help_text="The language its pushes are written in.")
     client = serializers.CharField(help_text="The User-Agent that subscribed.")
+    device = serializers.CharField(help_text='Its browser and system in short ("Chrome · Android"), or "".')
     created_at = serializers.DateTimeField()
     last_ok_at = serializers.DateTimeField(allow_null=True)
     last_fail_at = serializers.DateTimeField(allow_null=True)

@@ -70,12 +70,27 @@ def subscription_ids(user_id: int) -> list[int]:
     return list(PushSubscription.objects.filter(user_id=user_id).order_by("id").values_list("pk", flat=True))
 
 
+# (User-Agent token, name) in the order to look for them: Edge and Opera say "Chrome" too, Chrome says "Safari".
+_BROWSERS = (("Edg/", "Edge"), ("OPR/", "Opera"), ("SamsungBrowser/", "Samsung Internet"), ("Firefox/", "Firefox"),
+             ("FxiOS/", "Firefox"), ("CriOS/", "Chrome"), ("Chrome/", "Chrome"), ("Safari/", "Safari"))
+_SYSTEMS = (("Android", "Android"), ("iPhone", "iOS"), ("iPad", "iPadOS"), ("Windows", "Windows"),
+            ("Mac OS X", "macOS"), ("CrOS", "ChromeOS"), ("Linux", "Linux"))
+
+
+def device(client: str) -> str:
+    """A short name for a subscriber's User-Agent ("Chrome on Android"), or "" when it says nothing known."""
+    browser = next((name for token, name in _BROWSERS if token in client), "")
+    system = next((name for token, name in _SYSTEMS if token in client), "")
+    return f"{browser} · {system}" if browser and system else browser or system
+
+
 def subscription_json(sub: PushSubscription) -> dict[str, Any]:
     return {
         "id": sub.pk,
         "endpoint": sub.endpoint,
         "language": sub.language,
         "client": sub.client,
+        "device": device(sub.client),
         "created_at": sub.created_at.isoformat(),
         "last_ok_at": sub.last_ok_at.isoformat() if sub.last_ok_at else None,
         "last_fail_at": sub.last_fail_at.isoformat() if sub.last_fail_at else None,

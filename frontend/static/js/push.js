@@ -115,11 +115,11 @@ export function mountOffer(box) {
     }
   };
 
-  const refresh = async () => {
+  const refresh = async (say = false) => {
     try {
       const state = await deviceState();
       if (state === "on") box.dataset.endpoint = (await browserSubscription()).endpoint;
-      show(state);
+      show(state, say ? MESSAGES[state]() : undefined);
     } catch (e) {
       show("off", e.message);
     }
@@ -129,7 +129,7 @@ export function mountOffer(box) {
     enableBtn.disabled = true;
     try {
       await enable();
-      await refresh();
+      await refresh(true);
     } catch (e) {
       show(Notification.permission === "denied" ? "blocked" : "off", e.message);
     } finally {

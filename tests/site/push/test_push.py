@@ -409,3 +409,16 @@ def test_vapid_keys_prints_a_pair_the_check_accepts(capsys: Any, settings: Any) 
     settings.VAPID_PRIVATE_KEY = ""
     assert [m.id for m in checks.vapid_keys()] == ["push.W001"]
     assert not webpush.configured()
+
+
+def test_devices_are_named_shortly() -> None:
+    from games.push.reads import device
+
+    assert device("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+                  "Chrome/126.0 Mobile Safari/537.36") == "Chrome · Android"
+    assert device("Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
+                  "Version/17.5 Mobile/15E148 Safari/604.1") == "Safari · iOS"
+    assert device("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 "
+                  "Safari/537.36 Edg/126.0") == "Edge · Windows"
+    assert device("Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0") == "Firefox · Linux"
+    assert device("curl/8.5") == ""
