@@ -237,13 +237,25 @@ def test_a_turn_already_over_is_not_pushed(make_user: Any, vapid: tuple[str, str
     "https://user:pw@push.example.net/x", "ftp://push.example.net/x", "https:///x", "https://push.example.net/x#f",
     "https://push.example.net/" + "a" * 1100,
 ])
-def test_endpoints_that_are_not_https_on_public_addresses_are_refused(
-        user: Any, vapid: tuple[str, str], dns: dict[str, list[str]], endpoint: str) -> None:
+def test_endpoints_that_are_not_https_on_public_addresses_are_refused(dns: dict[str, list[str]], settings: Any,
+                                                                      endpoint: str) -> None:
+    settings.PUSH_ALLOW_HTTP_HOSTS = ""
     dns["mixed.example.net"] = [PUBLIC_ADDRESS, "10.0.0.7"]
-    r = client_for(user).post("/api/me/push-subscriptions/", BrowserKeys.new().subscription(endpoint), format="json")
-    assert r.status_code == 400, r.content
-    assert r.json()["code"] in ("bad_endpoint", "invalid") and r.json()["detail"]
+    with pytest.raises(endpoints.EndpointRefused) as refused:
+        endpoints.check_for_subscription(endpoint)
+    assert refused.value.code == "bad_endpoint" and refused.value.detail
+
+
+@pytest.mark.django_db
+def test_the_api_refuses_a_private_endpoint(user: Any, vapid: tuple[str, str], dns: dict[str, list[str]]) -> None:
+    dns["intranet.example.net"] = ["192.168.1.20"]
+    r = client_for(user).post("/api/me/push-subscriptions/",
+                              BrowserKeys.new().subscription("https://intranet.example.net/push"), format="json")
+    assert r.status_code == 400 and r.json() == {
+        "code": "bad_endpoint",
+        "detail": "The endpoint's host intranet.example.net resolves to an address that is not public (192.168.1.20)."}
     assert not PushSubscription.objects.exists()
+    assert endpoints.check_for_subscription("https://push.example.net/ok").host == "push.example.net"
 
 
 def test_a_host_that_turns_private_after_subscribing_is_refused_at_send(
@@ -316,6 +328,7 @@ def test_https_to_the_checked_address_verifies_the_endpoints_name(make_user: Any
 
 # --- the API ------------------------------------------------------------------------------------------------------
 
+@pytest.mark.django_db
 def test_the_public_key_and_push_off(client: Client, settings: Any, user: Any) -> None:
     settings.VAPID_PUBLIC_KEY = settings.VAPID_PRIVATE_KEY = ""
     r = client.get("/api/push/key/")
@@ -328,6 +341,7 @@ def test_the_public_key_and_push_off(client: Client, settings: Any, user: Any) -
     assert r.status_code == 200 and r.json() == {"public_key": settings.VAPID_PUBLIC_KEY}
 
 
+@pytest.mark.django_db
 def test_subscriptions_api(make_user: Any, vapid: tuple[str, str], settings: Any) -> None:
     amy, bo = make_user("amy"), make_user("bo")
     api = client_for(amy)
@@ -368,12 +382,14 @@ def test_subscriptions_api(make_user: Any, vapid: tuple[str, str], settings: Any
 
 # --- the settings page ----------------------------------------------------------------------------------------
 
+@pytest.mark.django_db
 def test_settings_page_says_push_is_off_without_keys(user: Any, settings: Any) -> None:
     settings.VAPID_PUBLIC_KEY = settings.VAPID_PRIVATE_KEY = ""
     page = browser(user).get("/settings/").content.decode()
     assert 'data-testid="push-off"' in page and 'data-testid="push-enable"' not in page
 
 
+@pytest.mark.django_db
 def test_settings_page_turns_kinds_on_and_off(make_user: Any, vapid: tuple[str, str]) -> None:
     amy = make_user("amy")
     _subscribe(amy, BrowserKeys.new(), "https://push.example.net/one")
@@ -398,6 +414,7 @@ def test_settings_page_turns_kinds_on_and_off(make_user: Any, vapid: tuple[str, 
 
 # --- keys -------------------------------------------------------------------------------------------------------
 
+@pytest.mark.django_db
 def test_vapid_keys_prints_a_pair_the_check_accepts(capsys: Any, settings: Any) -> None:
     call_command("vapid_keys")
     out = dict(line.split("=", 1) for line in capsys.readouterr().out.splitlines() if "=" in line)
