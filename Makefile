@@ -36,10 +36,10 @@ run: migrate
 serve: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" HOST=$(HOST) PORT=$(PORT) bin/serve
 
-# One worker for both queues on a developer's machine; production runs a worker per queue (docker-compose.yml),
+# One worker for every queue on a developer's machine; production runs a worker per queue (docker-compose.yml),
 # so a review (a minute of CPU) never delays a bot's move.
 worker: $(STAMP)
-	$(BIN)/celery -A callbreak_site worker -l info -Q celery,analysis
+	$(BIN)/celery -A callbreak_site worker -l info -Q celery,analysis,push
 
 beat: $(STAMP)
 	$(BIN)/celery -A callbreak_site beat -l info

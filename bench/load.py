@@ -3,11 +3,14 @@ users do: sign up, start a match over the REST API, listen on the match WebSocke
 with a legal bid or card after a think time drawn uniformly from ``--think`` seconds.
 
 It measures what a person feels:
-- a person's action: POST of a bid or card until its answer;
+- a person's action: from a bid or card sent until its answer (``--via socket``, the default, as the table page
+  sends it: on the match's socket, until ``accepted``; ``--via rest``, as API clients do: a POST until its answer);
 - the bots' reply: from that answer until the socket shows the person's turn again (or the end);
 - human actions a second and all actions a second (with the bots'), over the whole run;
 - errors (any answer but 2xx), sockets closed by the server (with their codes), reconnects;
-- CPU per component (web, worker, beat, PostgreSQL, Redis) while it ran, from /proc.
+- CPU per component (web, worker, beat, PostgreSQL, Redis) while it ran, from /proc;
+- and, with ``--start``, the server's own histograms over the same minutes (``/metrics`` of the web processes and
+  the worker's): its time per action and the bots' reply, beside the client's figures.
 
 ``--start`` brings up the real stack on loopback first and takes it down after: a fresh PostgreSQL
 database and Redis database, ``make serve``'s server (gunicorn with ``--web`` Uvicorn processes,
@@ -33,6 +36,7 @@ import json
 import os
 import random
 import secrets
+import shutil
 import signal
 import socket
 import statistics
@@ -74,6 +78,7 @@ class Stack:
     db_name: str = field(default_factory=lambda: f"callbreak_load_{os.getpid()}")
     redis_db: int = field(default_factory=lambda: int(os.environ.get("LOAD_REDIS_DB", "15")))
     logs: Path = field(default_factory=lambda: Path(f"/tmp/callbreak-load-{os.getpid()}"))
+    worker_metrics_port: int = field(default_factory=_free_port)
 
     @property
     def url(self) -> str:
@@ -92,10 +97,16 @@ class Stack:
             "HTTPS": "0",
             # every simulated person signs up from 127.0.0.1: the per-address sign-up limit is for the internet
             "RATE_LIMIT_SIGNUP": "100000/hour",
+            # at think time 0 a simulated person acts faster than any person can (8 a second and more): the
+            # per-person limits on actions and API calls (5 a second sustained) would throttle the benchmark itself
+            "RATE_LIMIT_ACTION": "1000/s",
+            "RATE_LIMIT_ACTION_SUSTAINED": "100000/min",
+            "RATE_LIMIT_API": "100000/min",
             "WEB_CONCURRENCY": str(self.web),
             "HOST": "127.0.0.1",
             "PORT": str(self.port),
             "LOG_LEVEL": "WARNING",
+            "WORKER_METRICS_PORT": str(self.worker_metrics_port),
         }
 
     def _psql(self, sql: str) -> None:
@@ -121,7 +132,11 @@ class Stack:
         }
         for name, cmd in commands.items():
             log = open(self.logs / f"{name}.log", "wb")  # noqa: SIM115 (closed with the process)
-            self.procs[name] = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+            metrics_dir = self.logs / f"metrics-{name}"  # each process tree adds up its processes' samples
+            shutil.rmtree(metrics_dir, ignore_errors=True)
+            metrics_dir.mkdir()
+            proc_env = {**env, "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir)}
+            self.procs[name] = subprocess.Popen(cmd, cwd=ROOT, env=proc_env, stdout=log, stderr=subprocess.STDOUT,
                                                 start_new_session=True)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -215,11 +230,15 @@ class Figures:
 
 
 class Player:
-    """One person: sign up, start a match, play it to the end over REST + the match socket."""
+    """One person: sign up, start a match, play it to the end on the match socket (or by REST, ``via``)."""
 
     def __init__(self, index: int, run: str, base: str, http: httpx.AsyncClient, think: tuple[float, float],
-                 figures: Figures, rng: random.Random, bot: str = "normal") -> None:
+                 figures: Figures, rng: random.Random, bot: str = "normal", via: str = "socket") -> None:
         self.name = f"load{run}x{index}"
+        self.via = via
+        self.ws: Any = None  # the open match socket, when there is one
+        self.answers: dict[int, asyncio.Future[dict[str, Any]]] = {}  # my actions on the socket, by ref
+        self.next_ref = 1
         self.bot = bot
         self.base = base
         self.http = http
@@ -282,10 +301,15 @@ class Player:
             try:
                 async with websockets.connect(ws_url, origin=origin, open_timeout=20,  # type: ignore[arg-type]
                                               max_size=2**20) as ws:
+                    self.ws = ws
                     async for raw in ws:
                         msg = json.loads(raw)
                         if msg.get("type") == "match":
                             self._take(msg["match"])
+                        elif msg.get("ref") in self.answers:
+                            future = self.answers.pop(msg["ref"])
+                            if not future.done():
+                                future.set_result(msg)
                         if self.done:
                             return
             except websockets.ConnectionClosed as closed:
@@ -295,6 +319,11 @@ class Player:
                 self.figures.closed_by_server[code] += 1
             except (TimeoutError, OSError, websockets.InvalidHandshake) as err:
                 self.figures.errors[f"socket {type(err).__name__}"] += 1
+            self.ws = None
+            for future in self.answers.values():  # no answer comes on a closed socket
+                if not future.done():
+                    future.set_result({"type": "error", "code": "socket closed"})
+            self.answers.clear()
             if self.done:
                 return
             self.figures.reconnects += 1
@@ -309,8 +338,47 @@ class Player:
             return {"seq": self.view["seq"], "bid": self.rng.choice([b for b in legal if b <= 5] or legal)}
         return {"seq": self.view["seq"], "card": self.rng.choice(legal)}
 
+    async def _act_by_post(self, body: dict[str, Any]) -> bool:
+        r = await self._call("POST", f"/api/matches/{self.match_id}/actions/", body)
+        if r is None or r.status_code != 200:
+            return False
+        self._take(r.json())
+        return True
+
+    async def _act_on_socket(self, body: dict[str, Any]) -> bool:
+        """Send on the match socket, as the table page does; True once ``accepted`` (its view follows)."""
+        ref = self.next_ref
+        self.next_ref += 1
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.answers[ref] = future
+        try:
+            await self.ws.send(json.dumps({**body, "ref": ref}))
+            answer = await asyncio.wait_for(future, timeout=30)
+        except (TimeoutError, websockets.ConnectionClosed, AttributeError) as err:
+            self.answers.pop(ref, None)
+            self.figures.errors[f"socket action {type(err).__name__}"] += 1
+            return False
+        if answer.get("type") != "accepted":
+            self.figures.errors[f"socket {answer.get('code', '?')}"] += 1
+            return False
+        while self.view.get("seq", -1) < answer["seq"]:  # its view is the socket's next message
+            self.changed.clear()
+            if self.view.get("seq", -1) >= answer["seq"]:
+                break
+            try:
+                await asyncio.wait_for(self.changed.wait(), timeout=30)
+            except TimeoutError:
+                self.figures.errors["socket view after accepted"] += 1
+                return False
+        return True
+
     async def play(self, deadline: float) -> None:
         listener = asyncio.create_task(self.listen())
+        if self.via == "socket":  # wait for the socket before the first action, as the page shows the table
+            for _ in range(200):
+                if self.ws is not None:
+                    break
+                await asyncio.sleep(0.05)
         try:
             while time.monotonic() < deadline:
                 view = self.view
@@ -330,16 +398,16 @@ class Player:
                 await asyncio.sleep(self.rng.uniform(*self.think))
                 body = self._choose()
                 t0 = time.monotonic()
-                r = await self._call("POST", f"/api/matches/{self.match_id}/actions/", body)
+                ok = await (self._act_on_socket(body) if self.via == "socket" and self.ws is not None
+                            else self._act_by_post(body))
                 t1 = time.monotonic()
-                if r is None or r.status_code != 200:
+                if not ok:
                     r2 = await self._call("GET", f"/api/matches/{self.match_id}/")
                     if r2 is not None and r2.status_code == 200:
                         self._take(r2.json())
                     continue
                 self.figures.action_ms.append((t1 - t0) * 1000)
                 self.figures.human_actions += 1
-                self._take(r.json())
                 # the bots' reply: until the socket (or the answer) shows my turn again, or the end
                 while not (self.view.get("your_turn") or self.view.get("phase") == "finished"):
                     self.changed.clear()
@@ -357,6 +425,73 @@ class Player:
                 await listener
 
 
+# --- the server's own histograms (games.metrics), read from /metrics before and after the play ------
+
+Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
+
+
+def _parse(text: str) -> Samples:
+    out: Samples = {}
+    for line in text.splitlines():
+        if not line or line.startswith("#"):
+            continue
+        head, _, value = line.rpartition(" ")
+        name, _, rest = head.partition("{")
+        labels = tuple(sorted(tuple(kv.split("=", 1)) for kv in rest.rstrip("}").split('",') if kv)) if rest else ()
+        labels = tuple((k, v.strip('"')) for k, v in labels)
+        out[(name, labels)] = out.get((name, labels), 0.0) + float(value)
+    return out
+
+
+async def server_samples(http: httpx.AsyncClient, base: str, stack: Stack | None) -> Samples:
+    """The web processes' and (with ``--start``) the worker's metrics now; empty when they do not answer."""
+    out: Samples = {}
+    urls = [f"{base}/metrics"] + ([f"http://127.0.0.1:{stack.worker_metrics_port}/"] if stack else [])
+    for url in urls:
+        try:
+            r = await http.get(url, timeout=10)
+        except httpx.HTTPError:
+            continue
+        if r.status_code == 200:
+            for key, value in _parse(r.text).items():
+                out[key] = out.get(key, 0.0) + value
+    return out
+
+
+def _histogram_pct(before: Samples, after: Samples, name: str, q: float, **labels: str) -> float:
+    """The ``q`` quantile of a histogram's observations between two scrapes (the upper bound of its bucket)."""
+    buckets: dict[float, float] = {}
+    for (metric, labs), value in after.items():
+        if metric != f"{name}_bucket":
+            continue
+        lab = dict(labs)
+        if any(lab.get(k) != v for k, v in labels.items()):
+            continue
+        le = float("inf") if lab["le"] == "+Inf" else float(lab["le"])
+        buckets[le] = buckets.get(le, 0.0) + value - before.get((metric, labs), 0.0)
+    if not buckets or buckets[max(buckets)] <= 0:
+        return float("nan")
+    total = buckets[max(buckets)]
+    for le in sorted(buckets):
+        if buckets[le] >= q * total:
+            return le
+    return float("inf")
+
+
+def server_figures(before: Samples, after: Samples, via: str) -> dict[str, Any]:
+    """The server's time per action (socket actions, or the REST action route) and the bots' reply, in ms."""
+    if via == "socket":
+        action = ("callbreak_socket_action_seconds", {"outcome": "accepted"})
+    else:
+        action = ("callbreak_http_request_seconds", {"route": "api/matches/<int:match_id>/actions/",
+                                                      "status": "2xx"})
+    out: dict[str, Any] = {}
+    for key, (name, labels) in {"action_ms": action, "reply_ms": ("callbreak_bot_reply_seconds", {})}.items():
+        out[key] = {f"p{int(q * 100)}": 1000 * _histogram_pct(before, after, name, q, **labels)
+                    for q in (0.5, 0.95, 0.99)}
+    return out
+
+
 def _pct(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -372,7 +507,7 @@ async def run(args: argparse.Namespace, base: str, stack: Stack | None) -> dict[
     limits = httpx.Limits(max_connections=args.matches + 20, max_keepalive_connections=args.matches + 20)
     async with httpx.AsyncClient(limits=limits, timeout=httpx.Timeout(30.0)) as http:
         players = [Player(i, run_id, base, http, (lo, hi), figures, random.Random(f"{args.seed}-{i}"),
-                          args.bot)
+                          args.bot, args.via)
                    for i in range(args.matches)]
         # sign up and start: a few at a time, or (--burst) everyone at the same moment
         sem = asyncio.Semaphore(len(players) if args.burst else 8)
@@ -391,13 +526,16 @@ async def run(args: argparse.Namespace, base: str, stack: Stack | None) -> dict[
         burst_s = time.monotonic() - burst_t0
         burst_errors = dict(figures.errors)
         ready = [p for p, good in zip(players, ok, strict=True) if good]
+        server0 = await server_samples(http, base, stack)
         cpu0, t0 = cpu_by_component(stack), time.monotonic()
         deadline = t0 + args.timeout
         await asyncio.gather(*(p.play(deadline) for p in ready))
         wall = time.monotonic() - t0
         cpu1 = cpu_by_component(stack)
+        server1 = await server_samples(http, base, stack)
     cpu = {name: round(100 * (cpu1[name] - cpu0.get(name, 0.0)) / wall) for name in cpu1}
     return {
+        "via": args.via, "server": server_figures(server0, server1, args.via),
         "matches": args.matches, "bot": args.bot, "started": len(ready), "finished": figures.finished,
         "think": args.think, "web": args.web, "workers": args.workers, "seconds": round(wall, 1),
         "action_ms": {"p50": _pct(figures.action_ms, 0.5), "p95": _pct(figures.action_ms, 0.95),
@@ -418,8 +556,13 @@ async def run(args: argparse.Namespace, base: str, stack: Stack | None) -> dict[
     }
 
 
+def _ms(value: float) -> str:
+    return "?" if value != value else f"{value:.0f}"  # NaN: nothing observed
+
+
 def table(result: dict[str, Any]) -> str:
     a, r = result["action_ms"], result["reply_ms"]
+    sa, sr = result["server"]["action_ms"], result["server"]["reply_ms"]
     lines = [
         "| concurrent matches | think time | web × worker processes | action p50 / p95 / p99 "
         "| bots' reply p50 / p95 / p99 | human actions/s | all actions/s | finished | errors | closed by server |",
@@ -430,6 +573,10 @@ def table(result: dict[str, Any]) -> str:
         f"| {result['human_actions_per_s']} | {result['all_actions_per_s']} "
         f"| {result['finished']}/{result['matches']} | {sum(result['errors'].values())} "
         f"| {sum(result['closed_by_server'].values())} |",
+        "",
+        f"actions sent by {result['via']}; the server's own histograms (upper bounds of their buckets): action "
+        f"p50 / p95 / p99 <= {_ms(sa['p50'])} / {_ms(sa['p95'])} / {_ms(sa['p99'])} ms, bots' reply <= "
+        f"{_ms(sr['p50'])} / {_ms(sr['p95'])} / {_ms(sr['p99'])} ms",
         "",
         "CPU, % of one core: " + ", ".join(f"{k} {v}" for k, v in result["cpu_pct_of_a_core"].items())
         + f"; machine load average before / at the end: {result['load_average_before']:.1f} / "
@@ -464,6 +611,8 @@ def main() -> int:
     parser.add_argument("--seed", default="load", help="the players' choices are drawn from this seed")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
     parser.add_argument("--keep-db", action="store_true", help="keep the database after the run (to study it)")
+    parser.add_argument("--via", default="socket", choices=["socket", "rest"],
+                        help="send the bids and cards on the match socket (as the table page does) or by POST")
     parser.add_argument("--burst", action="store_true",
                         help="everyone signs up and starts at the same moment (a flash crowd)")
     args = parser.parse_args()

@@ -236,6 +236,20 @@ EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Call Break <noreply@localhost>")
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
 
+# --- Web Push (games/push) ---------------------------------------------------------------------------
+# VAPID keys (base64url; `manage.py vapid_keys` prints a new pair): without both, push is off and the settings
+# page says so. VAPID_SUBJECT (mailto: or https:) tells push services whom to contact; empty: SITE_URL when it
+# is https, else mailto: the DEFAULT_FROM_EMAIL address.
+VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "").strip()
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "").strip()
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "").strip()
+# Push endpoints must be https on public addresses; these host[:port]s (comma-separated) may be plain http on any
+# address: a stand-in push service of the tests on loopback. Empty in production.
+PUSH_ALLOW_HTTP_HOSTS = os.environ.get("PUSH_ALLOW_HTTP_HOSTS", "")
+# Browsers one person may subscribe (the newest are kept), and the push request's connect/read timeout.
+PUSH_SUBSCRIPTIONS_PER_USER = int(os.environ.get("PUSH_SUBSCRIPTIONS_PER_USER", "10"))
+PUSH_TIMEOUT_SECONDS = float(os.environ.get("PUSH_TIMEOUT_SECONDS", "5"))
+
 # --- Auth, API ---------------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -17,5 +17,6 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         from . import reactions, tasks  # noqa: F401
         from .accounts import hooks  # noqa: F401
+        from .push import checks  # noqa: F401
 
         reactions.register()

@@ -4,10 +4,12 @@ from .accounts.models import ApiToken, Profile, UsernameKey
 from .analysis.models import Analysis
 from .matches.models import Action, Match, Presence, Seat
 from .notices.models import Notice
+from .push.models import PushDelivery, PushPreferences, PushSubscription
 from .ratings.models import Rating, RatingChange
 from .tables.models import Table, TableSeat, _invite_code
 
 __all__ = [
-    "Action", "Analysis", "ApiToken", "Match", "Notice", "Presence", "Profile", "Rating", "RatingChange", "Seat",
+    "Action", "Analysis", "ApiToken", "Match", "Notice", "Presence", "Profile", "PushDelivery",
+    "PushPreferences", "PushSubscription", "Rating", "RatingChange", "Seat",
     "Table", "TableSeat", "UsernameKey", "_invite_code",
 ]

@@ -1,6 +1,7 @@
 """Who reacts to what: every concept's reactions to events, registered here, at the top, in the order they
 run for one event. A match's own reactions come first (its cache, its sockets, its bot, its timers), then
-the notices, the ratings and the analyses. ``GamesConfig.ready`` calls ``register``."""
+the notices, the ratings and the analyses; a notice recorded is then pushed. ``GamesConfig.ready`` calls
+``register``."""
 
 from . import outbox
 from .accounts import reactions as accounts
@@ -10,6 +11,8 @@ from .analysis.events import AnalysisProgress, AnalysisQueued
 from .matches import reactions as matches
 from .matches.events import MatchAdvanced, NoticeDue, SeatsChanged
 from .notices import reactions as notices
+from .notices.events import NoticeRecorded
+from .push import reactions as push
 from .ratings import reactions as ratings
 from .tables import reactions as tables
 from .tables.events import TableChanged
@@ -20,6 +23,7 @@ def register() -> None:
                     analysis.review_finished_match)
     outbox.register(SeatsChanged, matches.seats_changed)
     outbox.register(NoticeDue, notices.notice_due)
+    outbox.register(NoticeRecorded, push.notice_recorded)
     outbox.register(CredentialsRevoked, accounts.close_sockets)
     outbox.register(AccountDeactivated, matches.account_deactivated)
     outbox.register(TableChanged, tables.table_changed)

@@ -9,6 +9,8 @@ from .analysis import api as analysis_api
 from .matches import api as match_api
 from .matches import pages as match_pages
 from .notices import api as notice_api
+from .push import api as push_api
+from .push import pages as push_pages
 from .ratings import api as rating_api
 from .ratings import pages as rating_pages
 from .tables import api as table_api
@@ -23,6 +25,11 @@ api_urlpatterns = [
     path("me/tokens/", account_api.TokenListView.as_view(), name="api-tokens"),
     path("me/tokens/<str:token_id>/", account_api.TokenDetailView.as_view(), name="api-token-detail"),
     path("me/notices/", notice_api.NoticeListView.as_view(), name="api-notices"),
+    path("push/key/", push_api.PushKeyView.as_view(), name="api-push-key"),
+    path("me/push-subscriptions/", push_api.PushSubscriptionListView.as_view(), name="api-push-subscriptions"),
+    path("me/push-subscriptions/<int:subscription_id>/", push_api.PushSubscriptionDetailView.as_view(),
+         name="api-push-subscription"),
+    path("me/push-preferences/", push_api.PushPreferencesView.as_view(), name="api-push-preferences"),
     path("leaderboard/", rating_api.LeaderboardView.as_view(), name="api-leaderboard"),
     path("players/<str:username>/", rating_api.ProfileView.as_view(), name="api-profile"),
     path("matches/", match_api.MatchListView.as_view(), name="api-matches"),
@@ -50,14 +57,18 @@ page_urlpatterns = [
     path("sw.js", match_pages.service_worker, name="service_worker"),
     path("offline/", match_pages.offline, name="offline"),
     path("matches/", match_pages.my_matches, name="my_matches"),
-    path("play/<str:match_id>/", match_pages.table, name="table"),
-    path("replay/<str:match_id>/", match_pages.replay, name="replay_viewer"),
+    path("play/<int:match_id>/", match_pages.table, name="table"),
+    path("replay/<int:match_id>/", match_pages.replay, name="replay_viewer"),
     path("lobby/", table_pages.lobby_page, name="lobby"),
     path("tables/<int:table_id>/", table_pages.table_page, name="table_room"),
     path("invite/<str:code>/", table_pages.invite, name="table_invite"),
     path("leaderboard/", rating_pages.leaderboard_page, name="leaderboard"),
     path("players/<str:username>/", rating_pages.profile_page, name="profile"),
-    path("settings/", account_pages.settings_page, name="settings"),
+    # the settings page shows the sections of concepts above accounts (push), given to it here
+    path("settings/", account_pages.settings_page, {"sections": (push_pages.settings_section,)}, name="settings"),
+    path("settings/push/", push_pages.preferences_page, name="settings-push"),
+    path("settings/push/<int:subscription_id>/remove/", push_pages.remove_subscription_page,
+         name="settings-push-remove"),
     path("settings/tokens/<str:token_id>/revoke/", account_pages.revoke_token_page, name="settings-revoke-token"),
     path("accounts/signup/", account_pages.signup, name="signup"),
     path(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django import forms
@@ -90,8 +91,13 @@ class SettingsForm(forms.Form):
         required=False, label=gettext_lazy("Email me when it is my turn and when time runs short"))
 
 
+SettingsSection = Callable[[HttpRequest], dict[str, Any]]
+
+
 @login_required
-def settings_page(request: HttpRequest) -> HttpResponse:
+def settings_page(request: HttpRequest, sections: Sequence[SettingsSection] = ()) -> HttpResponse:
+    """The settings page; ``sections`` (given by ``games.urls``) add the parts of concepts above accounts, each a
+    dict with its ``template`` and what that template shows."""
     if request.method == "POST":
         form = SettingsForm(request.POST)
         if form.is_valid():
@@ -101,7 +107,8 @@ def settings_page(request: HttpRequest) -> HttpResponse:
     else:
         form = SettingsForm(initial=reads.settings_json(signed_in(request)))
     return render(request, "settings.html", {"form": form, "has_email": bool(signed_in(request).email),
-                                             "tokens": reads.tokens_json(signed_in(request))})
+                                             "tokens": reads.tokens_json(signed_in(request)),
+                                             "sections": [section(request) for section in sections]})
 
 
 @login_required

@@ -25,12 +25,12 @@ def my_matches(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def table(request: HttpRequest, match_id: str) -> HttpResponse:
+def table(request: HttpRequest, match_id: int) -> HttpResponse:
     return render(request, "table.html", {"match_id": match_id})
 
 
 @login_required
-def replay(request: HttpRequest, match_id: str) -> HttpResponse:
+def replay(request: HttpRequest, match_id: int) -> HttpResponse:
     return render(request, "replay.html", {"match_id": match_id})
 
 

@@ -2,7 +2,8 @@
 or a redelivered task never tells anyone twice) and send its email once.
 
 ``games.notices.reactions`` records them after the writes that make them due; the email task calls
-``send_notice_email``.
+``send_notice_email``. A notice recorded emits ``NoticeRecorded`` (after the commit), on which other concepts
+act (Web Push) without this one knowing them.
 """
 
 from __future__ import annotations
@@ -16,10 +17,12 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from games import outbox
 from games.matches.models import Match
 from games.tables.models import Table
 
 from . import reads
+from .events import NoticeRecorded
 from .models import Notice
 
 
@@ -31,6 +34,7 @@ def record(user_id: int, match_id: int, seq: int, kind: str) -> tuple[Notice, di
     try:
         with transaction.atomic():
             obj = Notice.objects.create(user_id=user_id, match_id=match_id, seq=seq, kind=kind)
+            outbox.emit(NoticeRecorded(obj.pk, user_id, match_id, seq, kind))
     except IntegrityError:
         return None
     payload: dict[str, Any] = {
@@ -66,6 +70,7 @@ def _email_text(notice: Notice) -> tuple[str, str]:
         Notice.Kind.AUTOPILOT: _("Call Break: the autopilot moved for you in match %(id)s"),
         Notice.Kind.HANDED_OVER: _("Call Break: a bot now plays your seat in match %(id)s"),
         Notice.Kind.REMATCH: _("Call Break: you are invited to a rematch of match %(id)s"),
+        Notice.Kind.QUICK_MATCH: _("Call Break: match %(id)s was found for you"),
     }
     subject = subjects[Notice.Kind(notice.kind)] % {"id": match.pk}
     body = "\n\n".join(p for p in (subject, left, link, _("Turn these emails off in your settings.")) if p)

@@ -57,6 +57,21 @@ def _wait_for_port(port: int, proc: subprocess.Popen[bytes], log: Path, timeout:
     raise RuntimeError(f"the server did not listen on {port}:\n{log.read_text(errors='replace')[-3000:]}")
 
 
+def _vapid_pair() -> tuple[str, str]:
+    """A VAPID key pair (public, private), base64url, as `manage.py vapid_keys` prints them."""
+    import base64
+
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    def b64(raw: bytes) -> str:
+        return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    public = key.public_key().public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+    return b64(public), b64(key.private_numbers().private_value.to_bytes(32, "big"))
+
+
 @pytest.fixture(scope="session")
 def artifacts() -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -78,6 +93,10 @@ def site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             "ANALYSIS_EAGER": "thread",
             "ANALYSIS_BUDGET": "2",
             "PYTHONUNBUFFERED": "1",
+            # Web Push on, with a pair made for this run; the push tests' stand-in subscriptions point at loopback
+            **dict(zip(("VAPID_PUBLIC_KEY", "VAPID_PRIVATE_KEY"), _vapid_pair(), strict=True)),
+            "VAPID_SUBJECT": "mailto:e2e@callbreak.example",
+            "PUSH_ALLOW_HTTP_HOSTS": "127.0.0.1",
         }
     )
     py = sys.executable

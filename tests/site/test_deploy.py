@@ -65,8 +65,9 @@ def test_each_command_names_real_code() -> None:
     assert "bin/serve" in (ROOT / "Makefile").read_text()
     from celery import Celery
 
-    # the bots' worker consumes the default queue, the analyst only the analysis queue
-    assert "-Q" not in services["worker"]["command"].split()
+    # the bots' worker consumes the default queue and the pushes', the analyst only the analysis queue
+    worker = services["worker"]["command"].split("#")[0].split()
+    assert worker[worker.index("-Q") + 1].split(",") == ["celery", "push"]
     analyst = services["analyst"]["command"].split()
     assert analyst[analyst.index("-Q") + 1] == "analysis"
     for name, sub in (("worker", "worker"), ("analyst", "worker"), ("beat", "beat")):

@@ -8,11 +8,13 @@ import json
 from typing import Any
 
 import pytest
+from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.test import Client
 from rest_framework.test import APIClient
 from site_helpers import PASSWORD, client_for, ws
 
+from callbreak_site.asgi import application
 from games.accounts.models import UsernameKey
 from games.limits import BodyLimit, decode_frame, loads
 
@@ -203,3 +205,10 @@ async def test_a_refused_body_is_drained_up_to_a_bound_before_the_413() -> None:
     assert sent[0]["status"] == 413 and (b"connection", b"close") in sent[0]["headers"]
     sent = await _asgi(limited, [(b"content-length", b"\xc2\xb2")], [b"x"])  # not a number
     assert sent[0]["status"] == 413 and (b"connection", b"close") in sent[0]["headers"]
+
+
+@pytest.mark.parametrize("path", ["/ws/nope/", "/ws/matches/abc/", "/ws/", "/elsewhere"])
+async def test_a_socket_path_nobody_serves_is_refused_not_a_500(path: str) -> None:
+    comm = WebsocketCommunicator(application, path, headers=[(b"origin", b"http://testserver")])
+    connected, code = await comm.connect()
+    assert not connected and code == 4404

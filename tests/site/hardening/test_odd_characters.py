@@ -93,3 +93,10 @@ def test_ascii_int() -> None:
     for raw in ("", "²", "٣", "１", " 1", "1 ", "+1", "-1", "1_0", "1.0", "9" * 19, None, 3, b"3"):
         assert ascii_int(raw) is None, raw
     assert ascii_int("12", max_digits=1) is None
+
+
+@pytest.mark.parametrize("path", ["/play/abc/", "/play/%C2%B2/", "/replay/x1/", "/replay/%E0%A5%A7/"])
+def test_a_page_of_no_match_is_a_404(path: str, make_user: Any) -> None:
+    c = Client()
+    c.force_login(make_user())
+    assert c.get(path).status_code == 404

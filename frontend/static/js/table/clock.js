@@ -1,12 +1,18 @@
-// A timed (correspondence) match: the time left for the current turn and a Resign button, fed by the
+// A timed (correspondence) match: the time left for the current turn, a Resign button and, for a person seated
+// at a match of an hour or more a move, "Tell me when it's my turn" (push.js, loaded only then), fed by the
 // table's views (no polling of its own).
 import { api, matchUrl } from "../api.js";
 import { _, formatDateTime, turnEnds } from "../i18n.js";
+
+// Matches this slow or slower are played over hours and days: worth a push when the turn comes.
+const CORRESPONDENCE_SECONDS = 3600;
 
 export function createClock(app, { onView }) {
   const bar = app.querySelector(".corr-bar");
   const chip = bar.querySelector("[data-testid=deadline]");
   const resign = bar.querySelector("[data-testid=resign]");
+  const pushOffer = bar.querySelector("[data-push-offer]");
+  let pushLoaded = false;
   let ticker = null;
   let view = null;
 
@@ -31,6 +37,13 @@ export function createClock(app, { onView }) {
     bar.hidden = false;
     const me = (v.seats || []).find((s) => s.you || s.seat === v.seat);
     resign.hidden = v.status !== "active" || !me || me.autopilot;
+    if (pushOffer) {
+      pushOffer.hidden = v.status !== "active" || !me || v.move_seconds < CORRESPONDENCE_SECONDS;
+      if (!pushOffer.hidden && !pushLoaded) {
+        pushLoaded = true;
+        import("../push.js").catch(() => { pushLoaded = false; });
+      }
+    }
     if (v.status !== "active" || !v.deadline || v.seconds_left == null) {
       chip.hidden = true;
       return;

@@ -1,0 +1,19 @@
+"""What happens to notices, as events for ``games.outbox``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from games.outbox import Event
+
+
+@dataclass(frozen=True)
+class NoticeRecorded(Event):
+    """A notice was recorded (once per user, match, seq and kind): concepts above notices act on it after the
+    commit (``games.push`` pushes it to the person's browsers)."""
+
+    notice_id: int
+    user_id: int
+    match_id: int
+    seq: int
+    kind: str
