@@ -36,7 +36,8 @@ class SignUpForm(UserCreationForm[User]):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["username"].widget.attrs.update({"autocomplete": "username", "autocapitalize": "none"})
-        self.fields["username"].help_text = _("%(rule)s.") % {"rule": usernames.ALLOWED_DESCRIPTION}
+        self.fields["username"].help_text = _(
+            "2 to 30 letters (of one script), digits 0-9 and . _ -, with at least one letter.")
         self.fields["email"].widget.attrs.update({"autocomplete": "email"})
 
     def clean_username(self) -> str:

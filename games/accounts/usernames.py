@@ -1,8 +1,9 @@
 """Usernames: what may be one, and when two count as the same.
 
-A username is 2 to 30 characters after NFKC normalisation: letters, the digits ``0``–``9`` and ``.``, ``_``,
-``-``, with at least one letter. Its letters come from one script (Latin, Cyrillic, Greek, …; Han may go
-with Hiragana and Katakana, or with Hangul, or with Bopomofo), so ``аlice`` with a Cyrillic ``а`` is refused.
+A username is 2 to 30 characters after NFKC normalisation: letters (with their combining marks: the vowel
+signs of ``सुमन`` and ``राम``), the digits ``0``–``9`` and ``.``, ``_``, ``-``, with at least one letter.
+Its letters come from one script (Latin, Cyrillic, Greek, …; Han may go with Hiragana
+and Katakana, or with Hangul, or with Bopomofo), so ``аlice`` with a Cyrillic ``а`` is refused.
 It is kept as typed (NFKC, case kept).
 
 Two usernames are the same when their *keys* are equal. The key is a skeleton in the manner of Unicode's UTS #39:
@@ -29,6 +30,7 @@ from django.utils.translation import gettext as _
 
 MIN_LENGTH, MAX_LENGTH = 2, 30
 PUNCTUATION = "._-"
+MAX_MARKS = 3  # combining marks on one letter (कुँ has two); more is a pile-up meant to hide the name
 ALLOWED_DESCRIPTION = "2 to 30 letters (of one script), digits 0-9 and . _ -, with at least one letter"
 # Scripts that may share a name (besides Common: digits and punctuation).
 SCRIPT_GROUPS = ({"HAN", "HIRAGANA", "KATAKANA"}, {"HAN", "HANGUL"}, {"HAN", "BOPOMOFO"})
@@ -52,13 +54,27 @@ def _script(char: str) -> str:
     return str(categories.alias(char))
 
 
+def _joins_letter(name: str, i: int) -> bool:
+    """Whether ``name[i]`` is a combining mark (a vowel sign, a virama, a candrabindu: ``सुमन``, ``राम``) on a
+    letter of its own script, directly or after other marks of that letter."""
+    if unicodedata.category(name[i]) not in ("Mn", "Mc", "Me"):
+        return False
+    j = i - 1
+    while j >= 0 and unicodedata.category(name[j]) in ("Mn", "Mc", "Me"):
+        j -= 1
+    if j < 0 or not name[j].isalpha() or i - j > MAX_MARKS:
+        return False
+    return _script(name[i]) in (_script(name[j]), "INHERITED")
+
+
 def validate(username: str) -> str:
     """The normalized username, or ``ValidationError`` (code ``bad_username``) saying what is wrong."""
     name = normalize(username)
     if not MIN_LENGTH <= len(name) <= MAX_LENGTH:
         raise ValidationError(_("A username is %(min)d to %(max)d characters long.") %
                               {"min": MIN_LENGTH, "max": MAX_LENGTH}, code="bad_username")
-    bad = [c for c in name if not (c.isalpha() or c in "0123456789" or c in PUNCTUATION)]
+    bad = [c for i, c in enumerate(name)
+           if not (c.isalpha() or c in "0123456789" or c in PUNCTUATION or _joins_letter(name, i))]
     if bad:
         raise ValidationError(_("Use letters, digits 0-9 and . _ - only (not %(chars)s).") %
                               {"chars": " ".join(repr(c) for c in dict.fromkeys(bad))}, code="bad_username")

@@ -1,9 +1,14 @@
-// Notices in every open tab (/ws/me/): your turn, reminders, autopilot, a rematch. A your-turn notice
-// is not shown on that match's own page, which updates itself.
+// Notices in every open tab (/ws/me/): your turn, reminders, autopilot, a rematch. One notice per match:
+// a newer one replaces it; it goes away when the turn is taken (the user's matches say it is no longer
+// their turn) or when that match's page is opened (in this tab or another: localStorage "cb-seen").
+// A your-turn notice is not shown on that match's own page, which updates itself.
 import { _, fmt } from "./i18n.js";
 import { onUserMessage } from "./user_socket.js";
+import { watchMatches } from "./matches_store.js";
 
 let box = null;
+const shown = new Map(); // key (match or table) -> {div, kind, matchId}
+const TURN_KINDS = new Set(["your_turn", "reminder"]);
 
 function container() {
   if (!box) {
@@ -28,14 +33,25 @@ function text(msg) {
   }
 }
 
+const keyOf = (msg) => (msg.kind === "rematch" ? `t${msg.table_id}` : `m${msg.match_id}`);
+
+function dismiss(key) {
+  const known = shown.get(key);
+  if (!known) return;
+  known.div.remove();
+  shown.delete(key);
+}
+
 export function showNotice(msg) {
   const words = text(msg);
   if (!words) return;
   if (msg.kind === "rematch" && location.pathname === `/tables/${msg.table_id}/`) return;
   if (msg.kind !== "rematch" && location.pathname === `/play/${msg.match_id}/` && msg.kind !== "handed_over") return;
+  const key = keyOf(msg);
   const div = document.createElement("div");
   div.className = `notice-toast ${msg.kind}`;
   div.dataset.testid = "notice";
+  div.dataset.key = key;
   const span = document.createElement("span");
   span.textContent = words;
   const a = document.createElement("a");
@@ -52,13 +68,40 @@ export function showNotice(msg) {
   x.type = "button";
   x.className = "linklike";
   x.textContent = _("Dismiss");
-  x.addEventListener("click", () => div.remove());
+  x.addEventListener("click", () => dismiss(key));
   div.append(span, a, x);
-  container().appendChild(div);
+  const old = shown.get(key);
+  if (old) old.div.replaceWith(div);
+  else container().appendChild(div);
+  shown.set(key, { div, kind: msg.kind, matchId: msg.match_id, at: Date.now() });
+}
+
+// The match's page was opened (here or in another tab): its notice is read.
+export function markSeen(matchId) {
+  dismiss(`m${matchId}`);
+  try {
+    localStorage.setItem("cb-seen", JSON.stringify({ id: matchId, at: Date.now() }));
+  } catch { /* storage off */ }
 }
 
 export function startNotices() {
   onUserMessage((msg) => {
     if (msg.type === "notice") showNotice(msg);
   });
+  window.addEventListener("storage", (ev) => {
+    if (ev.key !== "cb-seen" || !ev.newValue) return;
+    try {
+      dismiss(`m${JSON.parse(ev.newValue).id}`);
+    } catch { /* not ours */ }
+  });
+  watchMatches((list) => {
+    for (const m of list) {
+      const known = shown.get(`m${m.id}`);
+      // only a summary received after the notice tells that the turn was taken
+      if (known && TURN_KINDS.has(known.kind) && (m.received || 0) >= known.at
+          && !(m.status === "active" && m.your_turn)) dismiss(`m${m.id}`);
+    }
+  });
+  const here = location.pathname.match(/^\/play\/(\d+)\/$/);
+  if (here) markSeen(here[1]);
 }

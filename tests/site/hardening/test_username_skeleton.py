@@ -64,3 +64,18 @@ def test_the_migration_gives_every_account_its_new_key_and_the_older_keeps_a_sha
     assert keys == {first.pk: "altpmelce", second.pk: "solo"}
     assert "'àltpmeice'" in caplog.text and f"user {third.pk}" in caplog.text
     assert _signup("ǎltpmeice").status_code == 400
+
+
+@pytest.mark.parametrize("name", ["सुमन", "राम", "कुँवर", "क्षितिज", "Rām"])
+def test_names_with_vowel_signs_are_accepted(name: str) -> None:
+    """A Devanagari name is letters with their vowel signs and viramas (combining marks of the same script)."""
+    r = _signup(name)
+    assert r.status_code == 201, r.json()
+    assert r.json()["username"] == name
+
+
+@pytest.mark.parametrize("name", ["\u093eराम", "ab\u093e", "रा\u0301\u0301\u0301\u0301म", "a-\u0301b"])
+def test_marks_out_of_place_are_refused(name: str) -> None:
+    """A mark with no letter of its own script before it (or a pile of them) is not part of a name."""
+    r = _signup(name)
+    assert r.status_code == 400 and r.json()["errors"]["username"], r.json()
