@@ -28,6 +28,10 @@ def _client(request: Request) -> str:
 
 class SettingsSerializer(serializers.Serializer[Any]):
     email_notifications = StrictBooleanField()
+    card_speed = serializers.ChoiceField(choices=reads.CARD_SPEEDS, help_text="How fast the cards land.")
+    auto_play = StrictBooleanField(help_text="Play a forced card (the only legal one) for me.")
+    sound = StrictBooleanField(help_text="Short sounds at the table.")
+    vibration = StrictBooleanField(help_text="Vibrate on my turn, where the device can.")
 
 
 class SignupView(APIView):
@@ -98,12 +102,13 @@ class SettingsView(APIView):
         return Response(reads.settings_json(signed_in(request)))
 
     @extend_schema(request=SettingsSerializer, responses={200: SettingsSerializer, **ERRORS},
-                   summary="Change my settings (email on your turn and reminders)")
+                   summary="Change my settings (email on your turn and reminders, the table's options)")
     def patch(self, request: Request) -> Response:
         ser = SettingsSerializer(data=request.data, partial=True)
         ser.is_valid(raise_exception=True)
-        return Response(commands.update_settings(
-            signed_in(request), email_notifications=ser.validated_data.get("email_notifications")))
+        data = dict(ser.validated_data)
+        email = data.pop("email_notifications", None)
+        return Response(commands.update_settings(signed_in(request), email_notifications=email, table=data))
 
 
 class TokenListView(APIView):

@@ -134,12 +134,22 @@ def drop_expired_tokens(limit: int = 1000) -> int:
         return _revoke(ApiToken.objects.filter(digest__in=digests), "token expired")
 
 
-def update_settings(user: User, *, email_notifications: bool | None = None) -> dict[str, Any]:
+def update_settings(user: User, *, email_notifications: bool | None = None,
+                    table: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Change the given settings; ``table`` holds only known table options (``reads.TABLE_DEFAULTS``),
+    already checked by the caller."""
     with transaction.atomic():
         profile, _ = Profile.objects.select_for_update().get_or_create(user=user)
+        fields = []
         if email_notifications is not None:
             profile.email_notifications = email_notifications
-            profile.save(update_fields=["email_notifications"])
+            fields.append("email_notifications")
+        if table:
+            profile.table_options = {**reads.table_options(profile),
+                                     **{k: v for k, v in table.items() if k in reads.TABLE_DEFAULTS}}
+            fields.append("table_options")
+        if fields:
+            profile.save(update_fields=fields)
     return reads.settings_json(user)
 
 

@@ -9,6 +9,10 @@ class Profile(models.Model):
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
     email_notifications = models.BooleanField(default=True, help_text="Email for your turn and reminders.")
+    table_options = models.JSONField(
+        default=dict, blank=True,
+        help_text="The table's options (card speed, auto-play of a forced card, sound, vibration); "
+                  "missing keys take their defaults (games.accounts.reads.TABLE_DEFAULTS).")
 
 
 class UsernameKey(models.Model):

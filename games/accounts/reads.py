@@ -44,9 +44,21 @@ def username_taken(name: str) -> bool:
     return get_user_model().objects.filter(username__iexact=name).exists()
 
 
+# The table's options and their defaults: the card speed, a forced card (the only legal one) played for the
+# player, short sounds and a vibration on the player's turn (both wait for a first tap: browsers' autoplay rules).
+CARD_SPEEDS = ("slow", "normal", "fast", "instant")
+TABLE_DEFAULTS: dict[str, Any] = {"card_speed": "normal", "auto_play": True, "sound": True, "vibration": True}
+
+
+def table_options(profile: Profile | None) -> dict[str, Any]:
+    """The stored options over the defaults (keys no longer known are left out)."""
+    stored = profile.table_options if profile is not None and isinstance(profile.table_options, dict) else {}
+    return {k: stored.get(k, v) for k, v in TABLE_DEFAULTS.items()}
+
+
 def settings_json(user: User) -> dict[str, Any]:
     profile = Profile.objects.filter(user=user).first()
-    return {"email_notifications": profile is None or profile.email_notifications}
+    return {"email_notifications": profile is None or profile.email_notifications, **table_options(profile)}
 
 
 def wants_email(user_id: int) -> bool:

@@ -24,12 +24,24 @@ def ranks_by_totals(totals: list[int] | tuple[int, ...]) -> list[int]:
     return [1 + sum(1 for other in totals if other > mine) for mine in totals]
 
 
+# The rating players see: 1500 for a newcomer, 20 points per unit of the conservative rating (the ordinal
+# mu - 3 sigma, 0 for a newcomer) behind it. frontend/static/js/rating.js says the same.
+SHOWN_BASE, SHOWN_SCALE = 1500, 20
+
+
+def shown(conservative: float) -> int:
+    """The player-friendly rating of a conservative rating (ordinal)."""
+    return round(SHOWN_BASE + SHOWN_SCALE * conservative)
+
+
 def rating_json(rating: Rating | None) -> dict[str, Any]:
     if rating is None:
-        return {"mu": MODEL.mu, "sigma": MODEL.sigma, "conservative": round(MODEL.mu - 3 * MODEL.sigma, 2),
+        cons = MODEL.mu - 3 * MODEL.sigma
+        return {"mu": MODEL.mu, "sigma": MODEL.sigma, "conservative": round(cons, 2), "shown": shown(cons),
                 "games": 0}
     return {"mu": round(rating.mu, 3), "sigma": round(rating.sigma, 3),
-            "conservative": round(rating.conservative, 2), "games": rating.games}
+            "conservative": round(rating.conservative, 2), "shown": shown(rating.conservative),
+            "games": rating.games}
 
 
 def leaderboard(limit: int = 100, bots: bool = True) -> list[dict[str, Any]]:
@@ -62,7 +74,8 @@ def profile(username: str) -> dict[str, Any] | None:
         for ch in rating.changes.order_by("created_at", "id")[:500]:
             history.append({"match_id": ch.match_id, "rank": ch.rank, "at": ch.created_at.isoformat(),
                             "mu": round(ch.mu_after, 3), "sigma": round(ch.sigma_after, 3),
-                            "conservative": round(ch.conservative_after, 2)})
+                            "conservative": round(ch.conservative_after, 2),
+                            "shown": shown(ch.conservative_after)})
     agg = Seat.objects.filter(user=user, kind=Seat.Kind.HUMAN).aggregate(
         active=Count("pk", filter=Q(match__status=Match.Status.ACTIVE)),
         finished=Count("pk", filter=Q(match__status=Match.Status.FINISHED)),

@@ -11,7 +11,8 @@ import { createConnection } from "./table/connection.js";
 import { modal } from "./table/dialogs.js";
 import { createEnd } from "./table/end.js";
 import { createInput } from "./table/input.js";
-import { createPacer } from "./table/pacer.js";
+import { createOptions } from "./table/options.js";
+import { createPacer, pace } from "./table/pacer.js";
 import { createRenderer } from "./table/render.js";
 
 const app = document.getElementById("table-app");
@@ -29,6 +30,7 @@ const ui = {
 };
 
 const renderer = createRenderer(app, ui);
+const options = createOptions(app, { modal });
 let input = null;
 let end = null;
 const clock = createClock(app, { onView: (v) => pacer.push(v) });
@@ -39,14 +41,42 @@ function setConn(msg) {
   c.textContent = msg || "";
 }
 
+// A forced card (the only one the rules allow) is played for the player when the options say so: the
+// frame is drawn as not playable meanwhile, and the card goes after a short moment (the card speed's).
+let autoSeq = -1;
+function forcedCard(frame) {
+  if (!options.loaded || !options.values.auto_play || !frame.interactive || frame.phase !== "playing" || frame.turn !== frame.seat) {
+    return null;
+  }
+  return (frame.legal || []).length === 1 ? frame.legal[0] : null;
+}
+
 let lastDeal = null;
+let turnSeq = -1;
 function draw(frame, info = {}) {
   if (!frame) return;
   if (lastDeal !== null && frame.deal_number !== lastDeal) ui.showLast = false;
   lastDeal = frame.deal_number;
-  const changed = renderer.render(frame, info);
+  const forced = forcedCard(frame);
+  const shown = forced ? { ...frame, interactive: false } : frame;
+  const changed = renderer.render(shown, info);
   app.dataset.seq = String(frame.seq);
-  if (input) input.afterRender(frame, changed);
+  if (input) input.afterRender(shown, changed);
+  options.onEvent(frame, info.event);
+  if (frame.interactive && frame.your_turn && frame.seq !== turnSeq && frame.phase !== "finished") {
+    turnSeq = frame.seq;
+    if (!forced) options.myTurn();
+  }
+  if (forced && autoSeq !== frame.seq && !ui.sending) {
+    autoSeq = frame.seq;
+    app.dataset.autoPlayed = String((Number(app.dataset.autoPlayed) || 0) + 1);
+    setTimeout(() => {
+      const now = pacer.frame;
+      if (now && now.seq === frame.seq && forcedCard(now) === forced && !ui.sending) {
+        send({ card: forced }, { t: "play", seat: now.seat, card: forced });
+      }
+    }, Math.round(500 * pace()));
+  }
   if (info.settled) {
     clock.update(frame);
     end.update(frame);
@@ -127,6 +157,7 @@ window.callbreakTable = {
   debug: () => ({ ...pacer.debug(), sending: ui.sending, live: conn.isLive() }),
 };
 
+options.load().then(() => draw(pacer.frame));
 conn.start().then(() => {
   requestAnimationFrame(() => app.classList.remove("clearing"));
   if (!pacer.target) setConn(_("Connection problem, retrying…"));

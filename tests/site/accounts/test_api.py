@@ -69,3 +69,23 @@ def test_session_login_uses_csrf(user: Any) -> None:
     assert r.status_code == 403
     assert r.json()["code"] == "permission_denied"
     assert "CSRF" in r.json()["detail"]
+
+
+def test_table_options_are_kept_per_account(user: Any) -> None:
+    """The table's options: defaults first, a change kept for this account only, bad values refused."""
+    client = APIClient()
+    client.force_authenticate(user)
+    r = client.get("/api/me/settings/")
+    assert r.json() == {"email_notifications": True, "card_speed": "normal", "auto_play": True,
+                        "sound": True, "vibration": True}
+    r = client.patch("/api/me/settings/", {"card_speed": "instant", "sound": False}, format="json")
+    assert r.status_code == 200 and r.json()["card_speed"] == "instant" and r.json()["sound"] is False
+    r = client.patch("/api/me/settings/", {"auto_play": False}, format="json")
+    assert r.json() == {"email_notifications": True, "card_speed": "instant", "auto_play": False,
+                        "sound": False, "vibration": True}
+    for bad in ({"card_speed": "warp"}, {"sound": "yes"}, {"vibration": 1}):
+        r = client.patch("/api/me/settings/", bad, format="json")
+        assert r.status_code == 400 and r.json()["code"] == "invalid", (bad, r.content)
+    other = APIClient()
+    other.force_authenticate(type(user).objects.create_user(username="other_opts", password=PASSWORD))
+    assert other.get("/api/me/settings/").json()["card_speed"] == "normal"

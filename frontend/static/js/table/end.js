@@ -3,6 +3,7 @@
 import { api, ApiError, createMatch, matchUrl } from "../api.js";
 import { _, fmt } from "../i18n.js";
 import { tenths } from "../cards.js";
+import { shownRating } from "../rating.js";
 import { modal } from "./dialogs.js";
 
 export function createEnd(app, { nameOf, winnersText, focusTable }) {
@@ -44,18 +45,22 @@ export function createEnd(app, { nameOf, winnersText, focusTable }) {
     // the rating change of a rated match (null until the rating has been computed)
     const rating = $(".rating-change");
     if (v.rating && typeof v.rating.change === "number") {
-      const ch = v.rating.change;
+      const before = shownRating(v.rating.before);
+      const after = shownRating(v.rating.after);
+      const ch = after - before;
       rating.textContent = fmt(_("Rating: %(before)s → %(after)s (%(change)s)"), {
-        before: v.rating.before.toFixed(2), after: v.rating.after.toFixed(2),
-        change: (ch > 0 ? "+" : ch < 0 ? "−" : "±") + Math.abs(ch).toFixed(2),
+        before, after, change: (ch > 0 ? "+" : ch < 0 ? "−" : "±") + Math.abs(ch),
       });
       rating.className = "rating-change " + (ch > 0 ? "up" : ch < 0 ? "down" : "");
       rating.hidden = false;
+      $(".rating-note").hidden = false;
     } else if (v.rated) {
+      $(".rating-note").hidden = true;
       rating.textContent = _("Rated match: your new rating is being computed…");
       rating.className = "rating-change";
       rating.hidden = false;
     } else {
+      $(".rating-note").hidden = true;
       rating.hidden = true;
     }
     // among people: a rematch at a new table; against bots: another match

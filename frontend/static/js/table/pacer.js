@@ -4,11 +4,16 @@
 // match's, before the end).
 import { applyEvent, copy, diff, fromActions } from "./timeline.js";
 
-// A test or a player in a hurry may speed the table up: localStorage "cb-pace" (0.1 = ten times faster).
-export const PACE = (() => {
+// The card speed (the table's options: slow, normal, fast, instant) scales every wait; a test may scale
+// it further with localStorage "cb-pace" (0.1 = ten times faster).
+const SPEEDS = { slow: 1.6, normal: 1, fast: 0.5, instant: 0.04 };
+const TEST_PACE = (() => {
   const v = Number(window.localStorage && localStorage.getItem("cb-pace"));
   return v > 0 && v <= 4 ? v : 1;
 })();
+let speed = 1;
+export const pace = () => speed * TEST_PACE;
+export function setSpeed(name) { speed = SPEEDS[name] || 1; }
 
 export const GAP = 350;        // between two cards or bids
 const TRICK_SEEN = 450;        // the fourth card lands, then the winner is shown
@@ -32,7 +37,7 @@ export function createPacer({ render, collect }) {
   // how each newer view was reached: its actions, the difference of two views, or shown at once
   const paths = { actions: 0, diff: 0, jump: 0 };
 
-  const ms = (x) => Math.round(x * PACE);
+  const ms = (x) => Math.round(x * pace());
 
   function settle(v) {
     frame = copy(v);

@@ -3,7 +3,7 @@
 import { _, fmt } from "../i18n.js";
 import { cardFace, cardName, makeBack, makeCard, reasonText, sortHand, tenths } from "../cards.js";
 import { levelName, plateName, playerName } from "../players.js";
-import { PACE } from "./pacer.js";
+import { pace } from "./pacer.js";
 import { biddingOrder } from "./timeline.js";
 
 const reduceMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -106,7 +106,7 @@ export function createRenderer(app, ui) {
     el.animate(
       [{ transform: `translate(${dx}px, ${dy}px) scale(${from ? 1 : 0.55})`, opacity: from ? 1 : 0.2 },
         { transform: "none", opacity: 1 }],
-      { duration: 300 * PACE, easing: "cubic-bezier(.2,.8,.3,1)" },
+      { duration: 300 * pace(), easing: "cubic-bezier(.2,.8,.3,1)" },
     );
   }
 
@@ -153,12 +153,32 @@ export function createRenderer(app, ui) {
       const dx = plate.left + plate.width / 2 - (r.left + r.width / 2);
       const dy = plate.top + plate.height / 2 - (r.top + r.height / 2);
       el.animate([{ transform: "none", opacity: 1 }, { transform: `translate(${dx}px, ${dy}px) scale(.4)`, opacity: 0 }],
-        { duration: 260 * PACE, easing: "ease-in", fill: "forwards" });
+        { duration: 260 * pace(), easing: "ease-in", fill: "forwards" });
     }
-    return 260 * PACE;
+    return 260 * pace();
   }
 
   // ---- the hand --------------------------------------------------------------------------------
+  // A narrow screen (a phone held upright) has no room for 13 cards in one row with a finger's width of
+  // each: the hand goes in two overlapping rows (a grid; each card overflows its column, the next one
+  // covers the rest), the first row's top half and each card's column showing.
+  const twoRows = window.matchMedia("(max-width: 640px)");
+  twoRows.addEventListener("change", () => ui.rerender());
+  function layoutRows(hand, buttons) {
+    const on = twoRows.matches && buttons.length > 1;
+    hand.classList.toggle("two-rows", on);
+    const perRow = Math.ceil(buttons.length / 2);
+    const cols = on ? perRow : 0;
+    hand.style.gridTemplateColumns = on
+      ? `repeat(${Math.max(cols - 1, 1)}, minmax(0, var(--hw))) var(--hw)` : "";
+    buttons.forEach((b, i) => {
+      const row = on ? (i < perRow ? 1 : 2) : 0;
+      // the second row sits half a column to the right so that each card of the first shows a corner
+      b.style.gridRow = on ? String(row) : "";
+      b.style.gridColumn = on ? String(row === 1 ? i + 1 : i - perRow + 1) : "";
+    });
+  }
+
   function renderHand(f, info) {
     const hand = $(".hand");
     const cards = sortHand(f.hand || []);
@@ -198,6 +218,7 @@ export function createRenderer(app, ui) {
       b.style.setProperty("--k2", String(k * k));
     });
     hand.style.setProperty("--n", String(Math.max(buttons.length, 1)));
+    layoutRows(hand, buttons);
     app.dataset.handCards = String(buttons.length);
     // one tab stop in the hand (roving tabindex)
     if (!ui.focusCard || !cards.includes(ui.focusCard)) {
