@@ -30,7 +30,7 @@ const ui = {
 };
 
 const renderer = createRenderer(app, ui);
-const options = createOptions(app, { modal });
+const options = createOptions(app, { modal, onChange: () => draw(pacer.frame) });
 let input = null;
 let end = null;
 const clock = createClock(app, { onView: (v) => pacer.push(v) });
@@ -140,6 +140,39 @@ $("#last-trick-btn").addEventListener("click", () => {
 const scores = modal(document.getElementById("scores-dialog"));
 $("#scores-btn").addEventListener("click", () => scores.open());
 
+// On a phone the site's header steps aside while a match is played (the felt takes the whole screen);
+// the "Menu" chip brings it back. In landscape, a full-screen button where the browser offers it.
+const small = window.matchMedia("(max-width: 640px), (max-height: 500px)");
+const menuChip = $("#menu-chip");
+function placeHeader() {
+  const f = pacer.target;
+  const playing = Boolean(f && f.phase !== "finished");
+  document.body.classList.toggle("header-aside", small.matches && playing && !menuChip.classList.contains("on"));
+  menuChip.hidden = !(small.matches && playing);
+}
+menuChip.addEventListener("click", () => {
+  menuChip.classList.toggle("on");
+  menuChip.setAttribute("aria-pressed", menuChip.classList.contains("on") ? "true" : "false");
+  placeHeader();
+});
+small.addEventListener("change", placeHeader);
+window.addEventListener("cb:match", placeHeader);
+
+const fullBtn = $("#fullscreen-btn");
+const landscape = window.matchMedia("(max-height: 500px) and (orientation: landscape)");
+function placeFull() {
+  fullBtn.hidden = !(document.fullscreenEnabled && (landscape.matches || document.fullscreenElement));
+  fullBtn.setAttribute("aria-pressed", document.fullscreenElement ? "true" : "false");
+  fullBtn.textContent = document.fullscreenElement ? _("Leave full screen") : _("Full screen");
+}
+fullBtn.addEventListener("click", () => {
+  const done = document.fullscreenElement ? document.exitFullscreen() : document.documentElement.requestFullscreen();
+  Promise.resolve(done).catch(() => { /* refused */ }).finally(placeFull);
+});
+landscape.addEventListener("change", placeFull);
+document.addEventListener("fullscreenchange", placeFull);
+placeFull();
+
 // A slow safety net: while others are to move and the socket is down, check the seq now and then.
 setInterval(() => {
   const v = pacer.target;
@@ -151,6 +184,7 @@ setInterval(() => {
 window.callbreakTable = {
   get seq() { return pacer.target ? pacer.target.seq : -1; },
   get busy() { return pacer.busy; },
+  get pace() { return pace(); },
   get paths() { return pacer.paths; },
   get sentBy() { return conn.sentBy; }, // my actions sent on the socket and by POST (its fallback)
   dropSocket: () => conn.dropSocket(),

@@ -104,6 +104,41 @@ export function createEnd(app, { nameOf, winnersText, focusTable }) {
     }
   }
 
+  // The dialog leaves the last trick in view: it takes the largest space beside the trick (below it on a
+  // phone held upright, beside it on a short screen), its actions first when room is short.
+  function place() {
+    if (!dialog.open) return;
+    const trick = app.querySelector(".trick").getBoundingClientRect();
+    const vw = document.documentElement.clientWidth;
+    const vh = window.innerHeight;
+    const m = 6;
+    const spaces = [
+      { left: m, top: trick.bottom + m, width: vw - 2 * m, height: vh - trick.bottom - 2 * m },
+      { left: m, top: m, width: vw - 2 * m, height: trick.top - 2 * m },
+      { left: trick.right + m, top: m, width: vw - trick.right - 2 * m, height: vh - 2 * m },
+      { left: m, top: m, width: trick.left - 2 * m, height: vh - 2 * m },
+    ].filter((r) => r.width >= 240 && r.height >= 160);
+    const big = vw >= 1000 && vh >= 700;
+    const best = spaces.sort((a, b) => Math.min(b.width, 520) * b.height - Math.min(a.width, 520) * a.height)[0];
+    const st = dialog.style;
+    if (big || !best) {
+      for (const k of ["left", "top", "width", "maxHeight", "margin", "position"]) st[k] = "";
+      dialog.classList.remove("beside");
+      return;
+    }
+    const width = Math.min(best.width, 520);
+    st.position = "fixed";
+    st.margin = "0";
+    st.width = `${width}px`;
+    st.maxHeight = `${best.height}px`;
+    st.left = `${Math.round(best.left + (best.width - width) / 2)}px`;
+    st.top = `${Math.round(best.top)}px`;
+    dialog.classList.add("beside");
+  }
+  window.addEventListener("resize", place);
+  // the header coming back (the match is over) moves the trick: place the dialog again
+  if (window.ResizeObserver) new ResizeObserver(() => place()).observe(app.querySelector(".table"));
+
   againBtn.addEventListener("click", playAgain);
   rematchBtn.addEventListener("click", rematch);
   $("#end-close").addEventListener("click", () => {
@@ -114,6 +149,7 @@ export function createEnd(app, { nameOf, winnersText, focusTable }) {
   $("#show-end").addEventListener("click", () => {
     dismissed = false;
     dlg.open();
+    place();
   });
 
   return {
@@ -125,6 +161,7 @@ export function createEnd(app, { nameOf, winnersText, focusTable }) {
       }
       fill(f);
       if (!dismissed && !dlg.isOpen) dlg.open(rematchBtn.hidden ? againBtn : rematchBtn);
+      place();
     },
     focusTable,
   };

@@ -8,7 +8,7 @@ import { setSpeed } from "./pacer.js";
 
 export const DEFAULTS = { card_speed: "normal", auto_play: true, sound: true, vibration: true };
 
-export function createOptions(app, { modal }) {
+export function createOptions(app, { modal, onChange = () => {} }) {
   const opts = { ...DEFAULTS };
   const dialog = document.getElementById("options-dialog");
   const form = dialog && dialog.querySelector("form");
@@ -38,6 +38,7 @@ export function createOptions(app, { modal }) {
   async function change(patch) {
     Object.assign(opts, patch);
     apply();
+    onChange();
     const status = dialog.querySelector(".options-status");
     try {
       Object.assign(opts, await api("/api/me/settings/", { method: "PATCH", body: patch }));
