@@ -12,7 +12,8 @@ from . import reads
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html", {"bot_levels": reads.offered_bot_levels()})
+    return render(request, "home.html", {"bot_levels": reads.offered_bot_levels(),
+                                         "default_level": reads.table_bot_levels()[0]})
 
 
 def rules(request: HttpRequest) -> HttpResponse:

@@ -103,11 +103,13 @@ def timing_json(match: Match) -> dict[str, Any]:
     }
 
 
-def match_summary(match: Match, my_seat: int | None = None) -> dict[str, Any]:
-    """A list row: no hands, no seed; from the row's cached fields (tests check them against replay)."""
+def match_summary(match: Match, my_seat: int | None = None, *, totals: bool = True) -> dict[str, Any]:
+    """A list row: no hands, no seed; from the row's cached fields (tests check them against replay), and
+    the seats' totals (tenths) so far when ``totals`` (the state: cached after a write, else a replay)."""
     if my_seat is None:
         my_seat = getattr(match, "my_seat", None)
     return {
+        "totals": list(store.state_of(match).totals) if totals else None,
         "id": match.pk,
         "status": match.status,
         "seq": match.seq,
@@ -240,3 +242,5 @@ class MatchSummarySerializer(TimingFields):
     seats = SeatSerializer(many=True)
     created_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
+    totals = serializers.ListField(child=serializers.IntegerField(), allow_null=True,
+                                   help_text="Each seat's total so far (tenths); null beyond the newest rows.")

@@ -164,7 +164,9 @@ class MatchWrite:
 
     def _summaries(self) -> tuple[tuple[int, dict[str, Any]], ...]:
         """Each person's row of "My matches" as it stands now (sent once committed)."""
-        return tuple((seat.user_id, presenters.match_summary(self.match, seat.index))
+        totals = list(self.state.totals)
+        return tuple((seat.user_id, {**presenters.match_summary(self.match, seat.index, totals=False),
+                                     "totals": totals})
                      for seat in self.seats if seat.user_id is not None)
 
 

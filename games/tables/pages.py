@@ -46,10 +46,18 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
                                                "bot_levels": table_bot_levels()})
 
 
-@login_required
 def invite(request: HttpRequest, code: str) -> HttpResponse:
+    """The invitation link: to the table for a signed-in person; otherwise who invites to what, with log-in
+    and sign-up links that come back here."""
     try:
         table = reads.table_by_code(code)
     except TableNotFound:
         raise Http404() from None
+    if not request.user.is_authenticated:
+        seats = list(table.seats.all())
+        return render(request, "invite.html", {
+            "table": table, "host": table.host.get_username(), "here": request.get_full_path(),
+            "taken": sum(1 for s in seats if s.user_id or s.bot), "per_move": dict(_time_choices()).get(
+                table.move_seconds, ""),
+        })
     return redirect(f"/tables/{table.pk}/?code={code}")

@@ -2,7 +2,8 @@
 // Live: rows change as the matches move (/ws/me/), and the time left counts down.
 import { _, fmt, formatDateTime, turnEnds } from "./i18n.js";
 import { secondsLeft, watchMatches } from "./matches_store.js";
-import { playerName } from "./players.js";
+import { levelName, playerName } from "./players.js";
+import { tenths } from "./cards.js";
 
 const root = document.getElementById("match-groups");
 let current = [];
@@ -13,11 +14,22 @@ function row(m) {
   const a = document.createElement("a");
   const finished = m.status !== "active";
   a.href = m.status === "finished" ? `/replay/${m.id}/` : `/play/${m.id}/`;
-  const opp = (m.seats || []).filter((s) => !s.you).map(playerName).join(", ");
+  // each opponent with a bot's level and the score so far: "Bot Hari (Hard) 4.2"
+  const total = (s) => (m.totals && m.totals[s.seat] != null ? ` ${tenths(m.totals[s.seat])}` : "");
+  const opp = (m.seats || []).filter((s) => !s.you)
+    .map((s) => playerName(s) + (s.kind === "bot" && s.bot ? ` (${levelName(s.bot)})` : "") + total(s)).join(", ");
+  const me = (m.seats || []).find((s) => s.you);
   a.innerHTML = `<span class="who"><strong></strong> <span class="opp"></span></span>` +
     `<span class="meta"><span class="when"></span></span>`;
   a.querySelector("strong").textContent = `#${m.id}`;
   a.querySelector(".opp").textContent = fmt(_("vs %(names)s"), { names: opp });
+  if (me && m.totals) {
+    const mine = document.createElement("span");
+    mine.className = "my-total";
+    mine.dataset.testid = "my-total";
+    mine.textContent = fmt(_("you: %(total)s"), { total: tenths(m.totals[me.seat]) });
+    a.querySelector(".who").append(" · ", mine);
+  }
   a.querySelector(".when").textContent = formatDateTime(m.finished_at || m.created_at);
   const meta = a.querySelector(".meta");
   const tag = document.createElement("span");

@@ -41,3 +41,22 @@ def test_private_table_page_needs_the_invitation(make_user: Any) -> None:
     assert f'data-code="{table.invite_code}"' in page
     assert g.get("/invite/nope/").status_code == 404
     assert browser(host).get(f"/tables/{table.pk}/").status_code == 200
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("en", ["hal invites you to a table of Call Break", "1 of 4 seats taken", "Create an account"]),
+    ("zh-hans", ["hal", "创建账号"]),
+])
+def test_an_invitation_opened_logged_out_says_who_invites_to_what(make_user: Any, lang: str,
+                                                                   words: list[str]) -> None:
+    from django.test import Client
+
+    table = commands.create_table(make_user("hal"), visibility="private")
+    r = Client(HTTP_ACCEPT_LANGUAGE=lang).get(f"/invite/{table.invite_code}/")
+    assert r.status_code == 200
+    body = r.content.decode()
+    for w in words:
+        assert w in body, w
+    # log-in and sign-up come back to the invitation
+    assert f"next=/invite/{table.invite_code}/" in body.replace("%2F", "/")
+    assert Client().get("/invite/nope/").status_code == 404

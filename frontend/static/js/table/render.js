@@ -358,7 +358,11 @@ export function createRenderer(app, ui) {
     table.querySelector("thead th").textContent = _("Deal");
     table.querySelectorAll("tr.sub td:not(:first-child)").forEach((td) => { td.textContent = _("won/bid"); });
     table.querySelector("tfoot th").textContent = _("Total");
-    table.querySelectorAll("thead tr:first-child th span").forEach((sp, i) => { sp.textContent = nameOf(f, i); });
+    // a column is narrow: a bot's own name ("Hari", the plates say it is a bot), on up to two lines
+    table.querySelectorAll("thead tr:first-child th span").forEach((sp, i) => {
+      sp.textContent = i === f.seat ? _("You") : plateName(seatOf(f, i)) || nameOf(f, i);
+      sp.title = nameOf(f, i);
+    });
     return table;
   }
 
