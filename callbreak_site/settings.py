@@ -405,7 +405,7 @@ CSP_PATH_UPDATES = {
 
 # --- I18N, static ------------------------------------------------------------------------------
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", "English"), ("zh-hans", "简体中文")]
+LANGUAGES = [("en", "English"), ("zh-hans", "简体中文"), ("ne", "नेपाली"), ("hi", "हिन्दी")]
 LOCALE_PATHS = [BASE_DIR / "frontend" / "locale"]
 USE_I18N = True
 TIME_ZONE = "UTC"
