@@ -125,3 +125,21 @@ VISIBLE_STRIPS_JS = """() => {
     return n;
   });
 }"""
+
+
+# For each card of the hand: the widest run of its own pixels across (at any height) and the tallest run
+# down (at any place across), found by hit-testing every 2 px: what a finger can hit of it.
+TAP_TARGETS_JS = """() => [...document.querySelectorAll('.hand .card')].map((c) => {
+  const r = c.getBoundingClientRect();
+  const own = (x, y) => { const h = document.elementFromPoint(x, y); return h && h.closest('.card') === c; };
+  let wide = 0, tall = 0;
+  for (let y = r.top + 1; y < r.bottom; y += 2) {
+    let run = 0;
+    for (let x = r.left + 1; x < r.right; x += 2) { run = own(x, y) ? run + 2 : 0; wide = Math.max(wide, run); }
+  }
+  for (let x = r.left + 1; x < r.right; x += 2) {
+    let run = 0;
+    for (let y = r.top + 1; y < r.bottom; y += 2) { run = own(x, y) ? run + 2 : 0; tall = Math.max(tall, run); }
+  }
+  return [c.dataset.card, wide, tall];
+})"""

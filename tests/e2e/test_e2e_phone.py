@@ -1,6 +1,6 @@
 """A whole match on a phone's touch screen: portrait 360×740 for the first deals, then the phone turns to
 landscape 740×360. At every decision the seats, the trick and the whole hand (and the bid picker while
-bidding) are on screen at once, with no scrolling; each card of the fanned hand shows at least 24 px.
+bidding) are on screen at once, with no scrolling; each card of the hand has at least 36 × 36 px to tap.
 Screenshots land in test-artifacts/e2e/.
 """
 
@@ -11,7 +11,7 @@ import secrets
 from typing import Any
 
 import pytest
-from e2e_helpers import FAST, VISIBLE_STRIPS_JS, assert_in_viewport, new_context, play_card, sign_up, wait_state
+from e2e_helpers import FAST, TAP_TARGETS_JS, assert_in_viewport, new_context, play_card, sign_up, wait_state
 
 pytestmark = pytest.mark.e2e
 
@@ -29,8 +29,9 @@ def check_screen(page: Any, state: str) -> None:
         sels += ["[data-testid=bid-picker]", ".bid-btn[data-bid='1']", ".bid-btn[data-bid='13']",
                  "[data-testid=bid-confirm]"]
     assert_in_viewport(page, sels)
-    strips = page.evaluate(VISIBLE_STRIPS_JS)
-    assert strips and min(strips) >= 24, f"a card shows less than 24 px: {strips}"
+    # each card has a finger's width of its own (two rows in portrait): at least 36 px across and down
+    targets = page.evaluate(TAP_TARGETS_JS)
+    assert targets and min(min(t[1], t[2]) for t in targets) >= 36, f"a card has less than 36 px to tap: {targets}"
 
 
 def test_a_match_on_a_phone(browser: Any, site_url: str, artifacts: Any) -> None:

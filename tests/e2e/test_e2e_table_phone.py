@@ -12,29 +12,12 @@ import secrets
 from typing import Any
 
 import pytest
-from e2e_helpers import FAST, assert_in_viewport, new_context, play_card, sign_up, wait_state
+from e2e_helpers import FAST, TAP_TARGETS_JS, assert_in_viewport, new_context, play_card, sign_up, wait_state
 
 pytestmark = pytest.mark.e2e
 
 PORTRAIT = {"width": 360, "height": 740}
 LANDSCAPE = {"width": 740, "height": 360}
-
-# For each card of the hand: the widest run of its own pixels across (at any height) and the tallest run
-# down (at any place across), found by hit-testing every 2 px: what a finger can hit of it.
-TAP_TARGETS_JS = """() => [...document.querySelectorAll('.hand .card')].map((c) => {
-  const r = c.getBoundingClientRect();
-  const own = (x, y) => { const h = document.elementFromPoint(x, y); return h && h.closest('.card') === c; };
-  let wide = 0, tall = 0;
-  for (let y = r.top + 1; y < r.bottom; y += 2) {
-    let run = 0;
-    for (let x = r.left + 1; x < r.right; x += 2) { run = own(x, y) ? run + 2 : 0; wide = Math.max(wide, run); }
-  }
-  for (let x = r.left + 1; x < r.right; x += 2) {
-    let run = 0;
-    for (let y = r.top + 1; y < r.bottom; y += 2) { run = own(x, y) ? run + 2 : 0; tall = Math.max(tall, run); }
-  }
-  return [c.dataset.card, wide, tall];
-})"""
 
 # Pairs of trick cards whose boxes overlap (more than half a pixel).
 TRICK_OVERLAPS_JS = """() => {
