@@ -2,7 +2,8 @@
 
 The stream (``GET /api/bot/events/``) sends one JSON object a line: first ``{"type": "hello", "last_id": n}``,
 then every event recorded for the bot with an id above ``since`` (``?since=``, else the ``Last-Event-ID``
-header, else the newest id: only new events), each with its ``id``, and ``{"type": "heartbeat", "last_id": n}``
+header; without either, the events still awaiting an answer (``reads.pending_events``) and then the new ones),
+each with its ``id``, and ``{"type": "heartbeat", "last_id": n}``
 every ``BOT_EVENTS_HEARTBEAT_SECONDS`` while nothing happens. A client that reconnects with the last id it
 saw misses nothing: events are rows (``games.bots.models.BotEvent``); the channel layer only wakes the stream.
 """
@@ -55,7 +56,8 @@ class UpgradeView(APIView):
                         status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 
-SINCE = OpenApiParameter("since", int, description="Resume after this event id (else `Last-Event-ID`, else now).")
+SINCE = OpenApiParameter("since", int, description="Resume after this event id (else `Last-Event-ID`; without "
+                                                    "either: the events still awaiting an answer, then new ones).")
 FOLLOW = OpenApiParameter("follow", int, description="0: send what is stored after `since` and end (default 1).")
 
 
@@ -80,8 +82,10 @@ class EventStreamView(APIView):
         if raw and since is None:
             raise GameError("bad_since", "`since` is an event id (digits).")
         follow = request.query_params.get("follow", "1") != "0"
-        start = since if since is not None else reads.newest_id(user.pk)
-        response = StreamingHttpResponse(_stream(user.pk, request.auth.digest, start, follow),
+        pending: list[dict[str, Any]] = []
+        if since is None:
+            since, pending = reads.newest_id(user.pk), reads.pending_events(user.pk)
+        response = StreamingHttpResponse(_stream(user.pk, request.auth.digest, since, follow, pending),
                                          content_type="application/x-ndjson")
         response["Cache-Control"] = "no-store"
         response["X-Accel-Buffering"] = "no"  # a proxy must pass each line on at once
@@ -99,9 +103,11 @@ def _line(data: dict[str, Any]) -> bytes:
     return (json.dumps(data, separators=(",", ":")) + "\n").encode()
 
 
-async def _stream(user_id: int, digest: str, since: int, follow: bool) -> AsyncIterator[bytes]:
-    """Hello, the stored events after ``since``, then new ones as they are recorded (woken by the channel layer,
-    read from the database), heart-beats in between; ends when the token stops holding."""
+async def _stream(user_id: int, digest: str, since: int, follow: bool,
+                  pending: list[dict[str, Any]]) -> AsyncIterator[bytes]:
+    """Hello, the ``pending`` events (a stream opened without ``since``), the stored events after ``since``,
+    then new ones as they are recorded (woken by the channel layer, read from the database), heart-beats in
+    between; ends when the token stops holding."""
     layer = get_channel_layer()
     channel = await layer.new_channel() if layer is not None and follow else None
     group = bot_events_group(user_id)
@@ -111,6 +117,8 @@ async def _stream(user_id: int, digest: str, since: int, follow: bool) -> AsyncI
         if channel is not None:
             await layer.group_add(group, channel)
         yield _line({"type": "hello", "last_id": last})
+        for event in pending:
+            yield _line(event)
         while True:
             events = await database_sync_to_async(reads.events_after)(user_id, last)
             for event in events:

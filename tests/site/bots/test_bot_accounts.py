@@ -127,8 +127,10 @@ def test_host_invites_bot_which_declines_then_accepts_and_plays_a_whole_match(ma
     assert [s["bot_account"] for s in view["seats"]] == [False, True, False, False]
     # the bot plays from its events alone: each your_turn names the seq to answer
     rng, last, seen_turns, host_turns = random.Random(3), 0, 0, 0
+    seen: list[dict[str, Any]] = []
     while True:
         new = events(bot_client, last)
+        seen += new
         if new:
             last = new[-1]["id"]
         assert [e["id"] for e in new] == sorted(e["id"] for e in new)
@@ -149,8 +151,9 @@ def test_host_invites_bot_which_declines_then_accepts_and_plays_a_whole_match(ma
                              format="json").status_code == 200
         assert seen_turns + host_turns < 400
     assert seen_turns == 5 + 5 * 13  # every bid and card of its seat
-    tail = events(bot_client, last)
-    assert [e["type"] for e in tail] == ["match_over"] and tail[0]["match_id"] == match_id
+    seen += events(bot_client, last)
+    over = [e for e in seen if e["type"] == "match_over"]
+    assert len(over) == 1 and over[0]["match_id"] == match_id and seen[-1] == over[0]
     # no notice for a bot account's turns: its events tell it
     from games.models import Notice
     assert not Notice.objects.filter(user=robo, kind="your_turn").exists()
@@ -198,3 +201,20 @@ def test_badges_on_profile_and_the_bots_leaderboard(make_user: Any, bot: Any) ->
     assert 'data-testid="bot-account-badge"' in html and "robo" in html
     assert 'data-testid="bot-account-badge"' in page.get("/players/robo/").content.decode()
     assert "robo" not in page.get("/leaderboard/").content.decode()
+
+
+def test_a_stream_opened_without_since_starts_with_what_awaits_an_answer(make_user: Any, bot: Any) -> None:
+    robo, bot_client = bot
+    host = client_for(make_user("hosty"))
+    t1, t2 = new_table(host)["id"], new_table(host)["id"]
+    host.post(f"/api/tables/{t1}/seats/1/invite/", {"username": "robo"}, format="json")
+    host.post(f"/api/tables/{t2}/seats/1/invite/", {"username": "robo"}, format="json")
+    bot_client.post(f"/api/tables/{t2}/invitation/", {"accept": False}, format="json")  # answered: not pending
+    m = bot_client.post("/api/matches/", {"opponents": "bots", "bot": "random"}, format="json").json()
+    pending = events(bot_client, None)
+    kinds = [(e["type"], e.get("table_id"), e.get("match_id")) for e in pending]
+    if m["your_turn"]:
+        assert kinds == [("invited", t1, None), ("your_turn", None, m["id"])]
+        assert pending[1]["seq"] == m["seq"]
+    else:  # a house bot deals first and bids: the turn comes to the bot at once in eager mode
+        assert kinds[0] == ("invited", t1, None)
