@@ -66,10 +66,10 @@ class Runner:
             return None
 
     def handle(self, event: dict[str, Any]) -> None:
+        """Answer one event; its id counts as seen only once answered, so an answer lost with the connection is
+        asked for again after the reconnect (the stream resumes after the last id seen)."""
         kind = event.get("type")
-        if "id" in event and kind in EVENT_TYPES:
-            self.last_id = max(self.last_id or 0, int(event["id"]))
-        elif kind in ("hello", "heartbeat") and self.last_id is None:
+        if kind in ("hello", "heartbeat") and self.last_id is None:
             self.last_id = int(event.get("last_id", 0))
         if kind == "your_turn":
             self.play_turn(int(event["match_id"]))
@@ -82,6 +82,8 @@ class Runner:
         elif kind == "match_over":
             self.finished.add(int(event["match_id"]))
             log.info("match %s is over (%d finished)", event["match_id"], len(self.finished))
+        if "id" in event and kind in EVENT_TYPES:
+            self.last_id = max(self.last_id or 0, int(event["id"]))
 
     # --- the loop ---------------------------------------------------------------------------------------
 
