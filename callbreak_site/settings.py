@@ -230,6 +230,9 @@ OPEN_PUBLIC_TABLES_PER_USER = int(os.environ.get("OPEN_PUBLIC_TABLES_PER_USER", 
 # Bot accounts (games/bots): matches one plays at once (seats held at open tables count), and the stream's
 # heart-beat (an NDJSON line every so many seconds while nothing happens).
 BOT_MAX_ACTIVE_MATCHES = int(os.environ.get("BOT_MAX_ACTIVE_MATCHES", "4"))
+# A bot account's time per move wherever it plays (a timed table's shorter time wins); then the autopilot, and
+# after AUTOPILOT_HANDOVER_AFTER such turns in a row a house bot keeps the seat, as for people.
+BOT_MOVE_SECONDS = int(os.environ.get("BOT_MOVE_SECONDS", "60"))
 BOT_EVENTS_HEARTBEAT_SECONDS = float(os.environ.get("BOT_EVENTS_HEARTBEAT_SECONDS", "15"))
 # A public table nobody starts expires after this long.
 TABLE_EXPIRY_SECONDS = int(os.environ.get("TABLE_EXPIRY_SECONDS", str(3 * 86400)))

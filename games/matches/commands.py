@@ -122,7 +122,7 @@ def create_match(
         loaded = store.load(match.pk)  # with its seats, as every write sees a match
         assert loaded is not None
         write = MatchWrite(loaded, started=state)
-        if move_seconds:
+        if deadlines.is_timed(move_seconds, write.seats):
             write.set_turn_deadline()
         write.flush()
     return loaded
@@ -233,7 +233,7 @@ def send_reminder(match_id: int, seq: int) -> bool:
                 return False
             write.set(remind_at=None)
             seat = write.seats[match.turn] if match.turn is not None else None
-            if seat is not None and seat.user_id is not None and not seat.played_by_bot:
+            if seat is not None and seat.user_id is not None and not seat.played_by_bot and not seat.bot_account:
                 write.emit(NoticeDue(seat.user_id, match.pk, seq, "reminder"))
     except GameError:
         return False

@@ -98,7 +98,7 @@ class MatchWrite:
             seat.missed_in_row = 0
             self.save_seat(seat, "missed_in_row")
         self.set(seq=after.version, turn=after.turn)
-        if self.match.move_seconds:
+        if deadlines.is_timed(self.match.move_seconds, self.seats):
             self.set_turn_deadline()
         if after.is_finished:
             self.set(status=Match.Status.FINISHED, finished_at=timezone.now())

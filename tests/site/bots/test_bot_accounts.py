@@ -218,3 +218,36 @@ def test_a_stream_opened_without_since_starts_with_what_awaits_an_answer(make_us
         assert pending[1]["seq"] == m["seq"]
     else:  # a house bot deals first and bids: the turn comes to the bot at once in eager mode
         assert kinds[0] == ("invited", t1, None)
+
+
+def test_a_silent_bot_gets_the_autopilot_then_a_house_bot_keeps_its_seat(settings: Any, bot: Any) -> None:
+    """Even against the house bots (an untimed match), a bot account's turn has BOT_MOVE_SECONDS: past it the
+    autopilot plays, and after AUTOPILOT_HANDOVER_AFTER expired turns in a row a house bot keeps the seat."""
+    from datetime import timedelta
+
+    import time_machine
+    from django.utils import timezone
+
+    from games.models import Action, Notice
+    from games.tasks import sweep_deadlines
+
+    settings.BOT_MOVE_SECONDS = 30
+    robo, bot_client = bot
+    m = bot_client.post("/api/matches/", {"opponents": "bots", "bot": "random"}, format="json").json()
+    match = Match.objects.get(pk=m["id"])
+    seat = Seat.objects.get(match=match, user=robo)
+    assert seat.bot_account and match.move_seconds is None
+    with time_machine.travel(timezone.now(), tick=False) as clock:
+        for expired in (1, 2, 3):
+            match.refresh_from_db()
+            assert match.turn == seat.index and match.deadline is not None
+            assert timedelta(seconds=29) <= match.deadline - timezone.now() <= timedelta(seconds=30)
+            seq = match.seq
+            clock.move_to(match.deadline + timedelta(seconds=1))
+            sweep_deadlines.delay()
+            assert Action.objects.get(match=match, seq=seq).made_by == Action.MadeBy.AUTOPILOT
+            seat.refresh_from_db()
+            assert seat.missed_in_row == expired and seat.autopilot == (expired == 3)
+    assert not Notice.objects.filter(user=robo, kind="reminder").exists()  # bots get events, not reminders
+    match.refresh_from_db()
+    assert match.deadline is None  # the house bot plays the seat now
