@@ -251,3 +251,25 @@ def test_a_silent_bot_gets_the_autopilot_then_a_house_bot_keeps_its_seat(setting
     assert not Notice.objects.filter(user=robo, kind="reminder").exists()  # bots get events, not reminders
     match.refresh_from_db()
     assert match.deadline is None  # the house bot plays the seat now
+
+
+@pytest.mark.rate_limits
+def test_per_bot_limits_on_the_stream_and_on_answers(settings: Any, make_user: Any, bot: Any) -> None:
+    """Each bot account counts on its own: one that reopens its stream in a loop is refused (429) while
+    another bot's stream opens."""
+    settings.RATE_LIMITS = {scope: (kind, {"bot_stream": "2/min", "bot_answer": "1/min"}.get(scope, rate))
+                            for scope, (kind, rate) in settings.RATE_LIMITS.items()}
+    _, bot_client = bot
+    other = make_user("robo2")
+    other_client = client_for(other)
+    assert upgrade(other_client).status_code == 201
+    assert [bot_client.get("/api/bot/events/?follow=0").status_code for _ in range(2)] == [200, 200]
+    r = bot_client.get("/api/bot/events/?follow=0")
+    assert r.status_code == 429 and r.json()["scope"] == "bot_stream" and r["Retry-After"]
+    assert other_client.get("/api/bot/events/?follow=0").status_code == 200
+    host = client_for(make_user("hosty"))
+    tid = new_table(host)["id"]
+    host.post(f"/api/tables/{tid}/seats/1/invite/", {"username": "robo"}, format="json")
+    assert bot_client.post(f"/api/tables/{tid}/invitation/", {"accept": False}, format="json").status_code == 200
+    r = bot_client.post(f"/api/tables/{tid}/invitation/", {"accept": True}, format="json")
+    assert r.status_code == 429 and r.json()["scope"] == "bot_answer"
