@@ -103,7 +103,8 @@ class Runner:
                     log.error("%s", err)
                     return 2
                 log.warning("%s; reconnecting", err)
-            except (httpx.HTTPError, OSError, ConnectionError, TimeoutError) as err:
+            # ValueError: a line cut short by the connection's end
+            except (httpx.HTTPError, OSError, ConnectionError, TimeoutError, ValueError) as err:
                 log.warning("connection lost (%s); reconnecting after event %s", type(err).__name__, self.last_id)
             except Exception as err:  # websockets' closures and the like
                 if type(err).__module__.startswith("websockets"):
