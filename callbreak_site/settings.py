@@ -227,6 +227,13 @@ CELERY_BEAT_SCHEDULE = {
 AUTOPILOT_HANDOVER_AFTER = int(os.environ.get("AUTOPILOT_HANDOVER_AFTER", "3"))
 # Open public tables one person may host at once (the lobby lists them for everyone; private ones do not count).
 OPEN_PUBLIC_TABLES_PER_USER = int(os.environ.get("OPEN_PUBLIC_TABLES_PER_USER", "3"))
+# Bot accounts (games/bots): matches one plays at once (seats held at open tables count), and the stream's
+# heart-beat (an NDJSON line every so many seconds while nothing happens).
+BOT_MAX_ACTIVE_MATCHES = int(os.environ.get("BOT_MAX_ACTIVE_MATCHES", "4"))
+# A bot account's time per move wherever it plays (a timed table's shorter time wins); then the autopilot, and
+# after AUTOPILOT_HANDOVER_AFTER such turns in a row a house bot keeps the seat, as for people.
+BOT_MOVE_SECONDS = int(os.environ.get("BOT_MOVE_SECONDS", "60"))
+BOT_EVENTS_HEARTBEAT_SECONDS = float(os.environ.get("BOT_EVENTS_HEARTBEAT_SECONDS", "15"))
 # A public table nobody starts expires after this long.
 TABLE_EXPIRY_SECONDS = int(os.environ.get("TABLE_EXPIRY_SECONDS", str(3 * 86400)))
 # Console in development; set EMAIL_BACKEND (and EMAIL_HOST etc.) for real mail. Tests use locmem.
@@ -314,6 +321,9 @@ _RATE_DEFAULTS = {
     "new_table": ("user", "10/min"),  # tables and rematches
     "schema": ("ip", "60/min"),  # the OpenAPI document (built per request)
     "api": ("user", "600/min"),  # every API request of a signed-in user
+    "bot_stream": ("user", "30/min"),  # a bot account opening its event stream
+    "bot_invite": ("user", "30/min"),  # a host inviting bot accounts to seats
+    "bot_answer": ("user", "60/min"),  # a bot account accepting or declining invitations
 }
 RATE_LIMITS = {scope: (kind, os.environ.get(f"RATE_LIMIT_{scope.upper()}", rate))
                for scope, (kind, rate) in _RATE_DEFAULTS.items()}
@@ -328,6 +338,9 @@ RATE_LIMIT_ROUTES = {
     "api-tables": {"POST": ["new_table"]},
     "api-match-rematch": {"POST": ["new_table"]},
     "api-schema": {"GET": ["schema"]},
+    "api-bot-events": {"GET": ["bot_stream"]},
+    "api-table-invite-bot": {"POST": ["bot_invite"]},
+    "api-table-invitation": {"POST": ["bot_answer"]},
 }
 
 # --- Log-in lockout (django-axes) ------------------------------------------------------------------------

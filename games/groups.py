@@ -40,3 +40,9 @@ def token_group(digest: str) -> str:
 
 def session_group(session_key: str) -> str:
     return "session-" + hashlib.sha256(session_key.encode()).hexdigest()[:40]
+
+
+def bot_events_group(user_id: int) -> str:
+    """A bot account's open event streams (``GET /api/bot/events/``): told that an event was recorded (its id
+    only); each stream then reads the events from the database."""
+    return f"bot-events-{user_id}"

@@ -1,7 +1,8 @@
 """Every model of the app, for Django's discovery; each concept defines its own in ``<concept>/models.py``."""
 
-from .accounts.models import ApiToken, Profile, UsernameKey
+from .accounts.models import ApiToken, BotAccount, Profile, UsernameKey
 from .analysis.models import Analysis
+from .bots.models import BotEvent
 from .matches.models import Action, Match, Presence, Seat
 from .notices.models import Notice
 from .push.models import PushDelivery, PushPreferences, PushSubscription
@@ -9,7 +10,7 @@ from .ratings.models import Rating, RatingChange
 from .tables.models import Table, TableSeat, _invite_code
 
 __all__ = [
-    "Action", "Analysis", "ApiToken", "Match", "Notice", "Presence", "Profile", "PushDelivery",
-    "PushPreferences", "PushSubscription", "Rating", "RatingChange", "Seat",
+    "Action", "Analysis", "ApiToken", "BotAccount", "BotEvent", "Match", "Notice", "Presence", "Profile",
+    "PushDelivery", "PushPreferences", "PushSubscription", "Rating", "RatingChange", "Seat",
     "Table", "TableSeat", "UsernameKey", "_invite_code",
 ]

@@ -1,13 +1,14 @@
 """Who reacts to what: every concept's reactions to events, registered here, at the top, in the order they
 run for one event. A match's own reactions come first (its cache, its sockets, its bot, its timers), then
-the notices, the ratings and the analyses; a notice recorded is then pushed. ``GamesConfig.ready`` calls
-``register``."""
+the bots' events, the notices, the ratings and the analyses; a notice recorded is then pushed.
+``GamesConfig.ready`` calls ``register``."""
 
 from . import outbox
 from .accounts import reactions as accounts
 from .accounts.events import AccountDeactivated, CredentialsRevoked
 from .analysis import reactions as analysis
 from .analysis.events import AnalysisProgress, AnalysisQueued
+from .bots import reactions as bots
 from .matches import reactions as matches
 from .matches.events import MatchAdvanced, NoticeDue, SeatsChanged
 from .notices import reactions as notices
@@ -15,17 +16,18 @@ from .notices.events import NoticeRecorded
 from .push import reactions as push
 from .ratings import reactions as ratings
 from .tables import reactions as tables
-from .tables.events import TableChanged
+from .tables.events import BotInvited, TableChanged
 
 
 def register() -> None:
-    outbox.register(MatchAdvanced, matches.match_advanced, notices.your_turn, ratings.rate_finished_match,
-                    analysis.review_finished_match)
+    outbox.register(MatchAdvanced, matches.match_advanced, bots.match_advanced, notices.your_turn,
+                    ratings.rate_finished_match, analysis.review_finished_match)
     outbox.register(SeatsChanged, matches.seats_changed)
     outbox.register(NoticeDue, notices.notice_due)
     outbox.register(NoticeRecorded, push.notice_recorded)
     outbox.register(CredentialsRevoked, accounts.close_sockets)
     outbox.register(AccountDeactivated, matches.account_deactivated)
     outbox.register(TableChanged, tables.table_changed)
+    outbox.register(BotInvited, bots.bot_invited)
     outbox.register(AnalysisQueued, analysis.compute)
     outbox.register(AnalysisProgress, analysis.progress)

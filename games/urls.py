@@ -6,6 +6,7 @@ from django.urls import path
 from .accounts import api as account_api
 from .accounts import pages as account_pages
 from .analysis import api as analysis_api
+from .bots import api as bot_api
 from .matches import api as match_api
 from .matches import pages as match_pages
 from .notices import api as notice_api
@@ -48,6 +49,11 @@ api_urlpatterns = [
     path("tables/<int:table_id>/seats/<int:index>/clear/", table_api.TableClearSeatView.as_view(),
          name="api-table-clear-seat"),
     path("tables/<int:table_id>/start/", table_api.TableStartView.as_view(), name="api-table-start"),
+    path("tables/<int:table_id>/seats/<int:index>/invite/", table_api.TableInviteBotView.as_view(),
+         name="api-table-invite-bot"),
+    path("tables/<int:table_id>/invitation/", table_api.TableInvitationView.as_view(), name="api-table-invitation"),
+    path("bot/account/upgrade/", bot_api.UpgradeView.as_view(), name="api-bot-upgrade"),
+    path("bot/events/", bot_api.EventStreamView.as_view(), name="api-bot-events"),
 ]
 
 page_urlpatterns = [
@@ -73,7 +79,8 @@ page_urlpatterns = [
     path("accounts/signup/", account_pages.signup, name="signup"),
     path(
         "accounts/login/",
-        auth_views.LoginView.as_view(redirect_authenticated_user=True, next_page="home"),
+        auth_views.LoginView.as_view(redirect_authenticated_user=True, next_page="home",
+                                     authentication_form=account_pages.PeopleLoginForm),
         name="login",
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(next_page="home"), name="logout"),

@@ -43,3 +43,16 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}:{self.digest[:8]}"
+
+
+class BotAccount(models.Model):
+    """An account that a program plays: made by ``POST /api/bot/account/upgrade/`` from an account with no rated
+    match, for good (no way back). It signs in with API tokens only (the page log-in refuses it), is shown with
+    its own badge (distinct from the house bots), and is rated on the bots' leaderboard."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True,
+                                related_name="bot_account")
+    upgraded_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"bot account {self.user_id}"

@@ -9,7 +9,7 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
@@ -49,6 +49,16 @@ class SignUpForm(UserCreationForm[User]):
         if reads.username_taken(name):
             raise forms.ValidationError(_(commands.USERNAME_TAKEN), code="username_taken")
         return name
+
+
+class PeopleLoginForm(AuthenticationForm):
+    """The page log-in, for people: a bot account signs in with API tokens only."""
+
+    def confirm_login_allowed(self, user: Any) -> None:
+        super().confirm_login_allowed(user)
+        if reads.is_bot_account(user):
+            raise forms.ValidationError(_("This is a bot account: it signs in with API tokens only."),
+                                        code="bot_account")
 
 
 def _safe_next(request: HttpRequest, default: str = "/") -> str:

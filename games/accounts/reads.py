@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from . import usernames
-from .models import ApiToken, Profile, UsernameKey
+from .models import ApiToken, BotAccount, Profile, UsernameKey
 
 
 def live_token(digest: str) -> ApiToken | None:
@@ -64,3 +64,16 @@ def settings_json(user: User) -> dict[str, Any]:
 def wants_email(user_id: int) -> bool:
     profile = Profile.objects.filter(user_id=user_id).first()
     return profile is None or profile.email_notifications
+
+
+def is_bot_account(user: Any) -> bool:
+    """Whether ``user`` (a user or its id) is a bot account."""
+    user_id = getattr(user, "pk", user)
+    return user_id is not None and BotAccount.objects.filter(user_id=user_id).exists()
+
+
+def bot_account_ids(user_ids: list[int] | tuple[int, ...] | set[int]) -> set[int]:
+    """Which of ``user_ids`` are bot accounts (one query)."""
+    if not user_ids:
+        return set()
+    return set(BotAccount.objects.filter(user_id__in=list(user_ids)).values_list("user_id", flat=True))

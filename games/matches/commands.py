@@ -22,7 +22,8 @@ from django.utils import timezone
 import engine
 import engine.bots
 from engine.bots import AUTOPILOT_LEVEL, BOT_NAMES, DEFAULT_BOT
-from games.errors import GameError, MatchNotFound
+from games.accounts import reads as account_reads
+from games.errors import GameError, MatchNotFound, TableConflict
 
 from . import botchain, deadlines, store
 from .events import NoticeDue
@@ -105,6 +106,7 @@ def create_match(
     seed = check_seed(seed) if seed is not None else engine.new_seed()
     state = engine.new_match(seed)
     bot_names = list(settings.CALLBREAK_BOT_NAMES)
+    programs = account_reads.bot_account_ids({spec.user.pk for spec in seats if spec.user is not None})
     with transaction.atomic():
         match = Match.objects.create(
             seed=seed, seed_commitment=state.seed_commitment, bot_seed=secrets.token_hex(16), seq=state.version,
@@ -113,22 +115,35 @@ def create_match(
         for index, spec in enumerate(seats):
             if spec.user is not None:
                 Seat.objects.create(match=match, index=index, kind=Seat.Kind.HUMAN, user=spec.user,
-                                    name=spec.user.get_username())
+                                    name=spec.user.get_username(), bot_account=spec.user.pk in programs)
             else:
                 Seat.objects.create(match=match, index=index, kind=Seat.Kind.BOT, bot=check_bot_level(spec.bot),
                                     name=bot_names[index % len(bot_names)])
         loaded = store.load(match.pk)  # with its seats, as every write sees a match
         assert loaded is not None
         write = MatchWrite(loaded, started=state)
-        if move_seconds:
+        if deadlines.is_timed(move_seconds, write.seats):
             write.set_turn_deadline()
         write.flush()
     return loaded
 
 
+def check_bot_match_cap(user: Any, *, waiting: int = 0) -> None:
+    """A bot account plays at most ``BOT_MAX_ACTIVE_MATCHES`` matches at once (``waiting``: seats it holds at
+    tables not started yet count too): 409 ``too_many_matches`` past it. People have no such cap."""
+    if not account_reads.is_bot_account(user):
+        return
+    cap = int(settings.BOT_MAX_ACTIVE_MATCHES)
+    active = Seat.objects.filter(user=user, match__status=Match.Status.ACTIVE, autopilot=False).count()
+    if active + waiting >= cap:
+        raise TableConflict("too_many_matches", f"A bot account plays at most {cap} matches at once; finish one "
+                                                "first.", limit=cap)
+
+
 def create_bot_match(user: User, *, bot: str | None = None, seed: str | None = None) -> Match:
     """The caller at seat 0 against three bots of one level (the first dealer is the seed's choice)."""
     level = check_bot_level(bot)
+    check_bot_match_cap(user)
     return create_match(
         seats=[SeatSpec(user=user), SeatSpec(bot=level), SeatSpec(bot=level), SeatSpec(bot=level)],
         seed=seed,
@@ -218,7 +233,7 @@ def send_reminder(match_id: int, seq: int) -> bool:
                 return False
             write.set(remind_at=None)
             seat = write.seats[match.turn] if match.turn is not None else None
-            if seat is not None and seat.user_id is not None and not seat.played_by_bot:
+            if seat is not None and seat.user_id is not None and not seat.played_by_bot and not seat.bot_account:
                 write.emit(NoticeDue(seat.user_id, match.pk, seq, "reminder"))
     except GameError:
         return False

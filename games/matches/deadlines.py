@@ -23,11 +23,26 @@ def handover_after() -> int:
     return int(getattr(settings, "AUTOPILOT_HANDOVER_AFTER", 3))
 
 
+def bot_move_seconds() -> int:
+    """A bot account's time per move, wherever it plays (a table's shorter time wins)."""
+    return int(getattr(settings, "BOT_MOVE_SECONDS", 60))
+
+
+def is_timed(move_seconds: int | None, seats: list[Seat]) -> bool:
+    """Whether a match's turns have deadlines: a timed table's, or any with a bot account at it."""
+    return bool(move_seconds) or any(seat.bot_account for seat in seats)
+
+
 def turn_deadline(move_seconds: int | None, state: engine.MatchState, seats: list[Seat],
                   now: datetime | None = None) -> tuple[datetime | None, datetime | None]:
     """The deadline and reminder time of the turn ``state`` is at: only a person's own turn is timed (bots
-    and autopilot seats move through the bot task); none in an untimed or finished match."""
-    if not move_seconds or state.is_finished or state.turn is None or seats[state.turn].played_by_bot:
+    and autopilot seats move through the bot task); none in an untimed or finished match, except a bot
+    account's turn, timed everywhere (``bot_move_seconds``)."""
+    if state.is_finished or state.turn is None or seats[state.turn].played_by_bot:
+        return None, None
+    if seats[state.turn].bot_account:  # a program: the table's time, at most BOT_MOVE_SECONDS (untimed too)
+        move_seconds = min(move_seconds or bot_move_seconds(), bot_move_seconds())
+    if not move_seconds:
         return None, None
     deadline = (now or timezone.now()) + timedelta(seconds=move_seconds)
     return deadline, deadline - timedelta(seconds=move_seconds / 4)

@@ -15,7 +15,9 @@ from games.outbox import Event
 class MatchAdvanced(Event):
     """A match began (``since == seq``) or its log grew from ``since`` actions to ``seq``.
 
-    ``person_to_act``: the user whose timed turn it now is (a deadline runs), if any; ``summaries``: each
+    ``person_to_act``: the user whose timed turn it now is (a deadline runs), if any; ``bot_account_to_act``:
+    the bot account whose turn it now is (timed or not), if any; ``bot_accounts``: the users of the seats played
+    by bot accounts (told when the match is over); ``summaries``: each
     person's row of "My matches" as it stands, built inside the write; ``state`` is the committed state
     (``state_key`` names it in this process's cache).
     """
@@ -32,6 +34,8 @@ class MatchAdvanced(Event):
     bot_to_act: bool
     person_to_act: int | None
     summaries: tuple[tuple[int, dict[str, Any]], ...] = field(repr=False)
+    bot_account_to_act: int | None = None
+    bot_accounts: tuple[int, ...] = ()
 
     @property
     def finished(self) -> bool:

@@ -71,6 +71,8 @@ class Seat(models.Model):
     autopilot = models.BooleanField(default=False)
     missed_in_row = models.PositiveSmallIntegerField(default=0, help_text="Expired turns in a row.")
     resigned = models.BooleanField(default=False)
+    bot_account = models.BooleanField(default=False, help_text="A bot account (a program) sits here: it is told "
+                                                                 "its turns by the bot event stream.")
 
     class Meta:
         ordering = ["match", "index"]

@@ -28,6 +28,7 @@ def seats_json(match: Match, for_seat: int | None) -> list[dict[str, Any]]:
             "kind": s.kind,
             "bot": s.bot or None,
             "autopilot": s.autopilot,
+            "bot_account": s.bot_account,
             "you": s.index == for_seat,
         }
         for s in store.seats_of(match)
@@ -147,6 +148,7 @@ class SeatSerializer(serializers.Serializer[Any]):
     kind = serializers.ChoiceField(choices=["human", "bot"])
     bot = serializers.CharField(allow_null=True, help_text="The bot level playing it (a bot's, or on autopilot).")
     autopilot = serializers.BooleanField()
+    bot_account = serializers.BooleanField(help_text="A bot account (a program, not a house bot) plays this seat.")
     you = serializers.BooleanField()
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.utils import timezone
 
 from games import outbox
 from games.accounts.events import AccountDeactivated
@@ -36,7 +37,7 @@ def match_advanced(event: MatchAdvanced) -> None:
     if event.bot_to_act:
         tasks.enqueue_bot_move(event.match_id, event.seq)
     if (event.person_to_act is not None and event.deadline is not None and not settings.CELERY_TASK_ALWAYS_EAGER
-            and (event.move_seconds or 0) <= TIMER_MAX_SECONDS):
+            and (event.deadline - timezone.now()).total_seconds() <= TIMER_MAX_SECONDS):
         outbox.task_now(tasks.expire_turn, event.match_id, event.seq, eta=event.deadline)
         if event.remind_at is not None:
             outbox.task_now(tasks.remind_turn, event.match_id, event.seq, eta=event.remind_at)

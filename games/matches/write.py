@@ -98,7 +98,7 @@ class MatchWrite:
             seat.missed_in_row = 0
             self.save_seat(seat, "missed_in_row")
         self.set(seq=after.version, turn=after.turn)
-        if self.match.move_seconds:
+        if deadlines.is_timed(self.match.move_seconds, self.seats):
             self.set_turn_deadline()
         if after.is_finished:
             self.set(status=Match.Status.FINISHED, finished_at=timezone.now())
@@ -153,7 +153,10 @@ class MatchWrite:
                 deadline=match.deadline, remind_at=match.remind_at, move_seconds=match.move_seconds,
                 rated=match.rated, bot_to_act=turn_seat is not None and turn_seat.played_by_bot,
                 person_to_act=turn_seat.user_id if turn_seat is not None and match.deadline is not None else None,
-                summaries=self._summaries()))
+                summaries=self._summaries(),
+                bot_account_to_act=turn_seat.user_id if turn_seat is not None and turn_seat.bot_account
+                and not turn_seat.played_by_bot else None,
+                bot_accounts=tuple(s.user_id for s in self.seats if s.bot_account and s.user_id is not None)))
         if self._seats_changed is not None:
             outbox.emit(SeatsChanged(match_id=match.pk, seq=match.seq, bot_to_act=self._seats_changed,
                                      summaries=self._summaries()))

@@ -23,8 +23,8 @@ def deliver(user_id: int, match_id: int, seq: int, kind: str) -> None:
 
 
 def your_turn(event: MatchAdvanced) -> None:
-    """A person's timed turn began: tell them."""
-    if event.person_to_act is not None:
+    """A person's timed turn began: tell them (a bot account is told by its own event stream instead)."""
+    if event.person_to_act is not None and event.person_to_act != event.bot_account_to_act:
         deliver(event.person_to_act, event.match_id, event.seq, Notice.Kind.YOUR_TURN)
 
 

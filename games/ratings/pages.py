@@ -10,7 +10,9 @@ from . import reads
 
 def leaderboard_page(request: HttpRequest) -> HttpResponse:
     show_bots = request.GET.get("bots", "1") != "0"
-    return render(request, "leaderboard.html", {"rows": reads.leaderboard(bots=show_bots), "show_bots": show_bots})
+    board = "bots" if request.GET.get("board") == "bots" else "people"
+    return render(request, "leaderboard.html", {"rows": reads.leaderboard(bots=show_bots, board=board),
+                                                "show_bots": show_bots, "board": board})
 
 
 def _sparkline(values: list[float], width: int = 480, height: int = 120) -> str:

@@ -44,28 +44,38 @@ def rating_json(rating: Rating | None) -> dict[str, Any]:
             "games": rating.games}
 
 
-def leaderboard(limit: int = 100, bots: bool = True) -> list[dict[str, Any]]:
-    """Identities by conservative rating (mu - 3 sigma), those with at least one rated game."""
+BOARDS = ("people", "bots")
+
+
+def leaderboard(limit: int = 100, bots: bool = True, board: str = "people") -> list[dict[str, Any]]:
+    """Identities by conservative rating (mu - 3 sigma), those with at least one rated game. The ``people``
+    board: people (and the house bot levels unless ``bots`` is false); the ``bots`` board: bot accounts and the
+    house bot levels, their yardstick."""
     qs = (
         Rating.objects.filter(games__gt=0)
         .filter(Q(user__isnull=True) | Q(user__is_active=True))
-        .select_related("user")
+        .select_related("user__bot_account")
         .annotate(cons=F("mu") - 3 * F("sigma"))
         .order_by("-cons", "-games", "pk")
     )
-    if not bots:
-        qs = qs.filter(user__isnull=False)
+    if board == "bots":
+        qs = qs.filter(Q(user__isnull=True) | Q(user__bot_account__isnull=False))
+    else:
+        qs = qs.filter(user__bot_account__isnull=True)
+        if not bots:
+            qs = qs.filter(user__isnull=False)
     rows = []
     for place, r in enumerate(qs[:limit], start=1):
-        rows.append({"rank": place, "name": r.name, "kind": "human" if r.user_id else "bot",
-                     "username": r.user.get_username() if r.user is not None else None, "bot": r.bot or None,
-                     **rating_json(r)})
+        program = r.user is not None and hasattr(r.user, "bot_account")
+        rows.append({"rank": place, "name": r.name, "kind": "bot_account" if program else "human" if r.user_id
+                     else "bot", "username": r.user.get_username() if r.user is not None else None,
+                     "bot": r.bot or None, "bot_account": program, **rating_json(r)})
     return rows
 
 
 def profile(username: str) -> dict[str, Any] | None:
     """A user's rating, rating history and stats over finished matches (matches, wins, mean score, bids made)."""
-    user = get_user_model().objects.filter(username=username, is_active=True).first()
+    user = get_user_model().objects.select_related("bot_account").filter(username=username, is_active=True).first()
     if user is None:
         return None
     rating = Rating.objects.filter(user=user).first()
@@ -82,6 +92,7 @@ def profile(username: str) -> dict[str, Any] | None:
         last=Max("match__finished_at", filter=Q(match__status=Match.Status.FINISHED)))
     return {
         "username": user.get_username(),
+        "bot_account": hasattr(user, "bot_account"),
         "joined": user.date_joined.isoformat(),
         "rating": rating_json(rating),
         "history": history,

@@ -164,3 +164,34 @@ class RematchView(APIView):
         table, created = commands.rematch(user, match_id)
         answer = status.HTTP_201_CREATED if created else status.HTTP_200_OK
         return Response(reads.table_json(table, user), status=answer)
+
+
+class InviteBotSerializer(serializers.Serializer[Any]):
+    username = serializers.CharField(max_length=150, help_text="The bot account's name.")
+
+
+class AnswerSerializer(serializers.Serializer[Any]):
+    accept = StrictBooleanField(help_text="true: take the seat; false: decline (the seat is free again).")
+
+
+class TableInviteBotView(APIView):
+    @extend_schema(request=InviteBotSerializer, responses={200: TableSerializer, **ERRORS},
+                   summary="Host: invite a bot account by name to an empty seat",
+                   description="The seat waits (`kind: invited`) until the bot accepts or declines; the bot gets "
+                               "an `invited` event. 404 when no bot account has that name; 409 `seat_taken`, "
+                               "`already_seated`.")
+    def post(self, request: Request, table_id: int, index: int) -> Response:
+        data = _valid(InviteBotSerializer, request)
+        table = commands.invite_bot(signed_in(request), table_id, index, data["username"])
+        return Response(reads.table_json(table, signed_in(request)))
+
+
+class TableInvitationView(APIView):
+    @extend_schema(request=AnswerSerializer, responses={200: TableSerializer, **ERRORS},
+                   summary="Bot account: accept or decline my invitation to this table",
+                   description="404 without an invitation; 409 `too_many_matches` past the bot's cap of "
+                               "matches at once.")
+    def post(self, request: Request, table_id: int) -> Response:
+        data = _valid(AnswerSerializer, request)
+        table = commands.answer_invitation(signed_in(request), table_id, accept=data["accept"])
+        return Response(reads.table_json(table, signed_in(request)))

@@ -9,19 +9,22 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from engine.bots import LEVELS
 from games import outbox
-from games.errors import GameError, MatchNotFound, NotHost, TableConflict, TableNotFound
-from games.matches.commands import SeatSpec, check_bot_level, create_match
+from games.accounts import reads as account_reads
+from games.errors import GameError, MatchNotFound, NotFound, NotHost, TableConflict, TableNotFound
+from games.matches.commands import SeatSpec, check_bot_level, check_bot_match_cap, create_match
 from games.matches.events import NoticeDue
 from games.matches.models import Match, Seat
 from games.matches.write import FINISHED, match_write
 
 from . import reads
-from .events import TableChanged
+from .events import BotInvited, TableChanged
 from .models import Table, TableSeat
 from .reads import DAY, MOVE_SECONDS_CHOICES
 
@@ -81,6 +84,7 @@ def join_table(user: Any, table_id: object, *, seat: int | None = None, code: st
         _open(table)
         if table.seats.filter(user=user).exists():
             raise TableConflict("already_seated", "You already sit at this table.")
+        check_bot_match_cap(user, waiting=reads.open_seats_held(user))
         seats = list(table.seats.select_for_update().order_by("index"))
         target: TableSeat | None
         if seat is not None:
@@ -137,7 +141,7 @@ def fill_bots(user: Any, table_id: object, *, bot: str | None = None, seats: lis
         _host_only(table, user)
         _open(table)
         check_rated_bot(table, level)
-        qs = table.seats.select_for_update().filter(user__isnull=True, bot="")
+        qs = table.seats.select_for_update().filter(user__isnull=True, bot="", invited__isnull=True)
         if seats is not None:
             if not isinstance(seats, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in seats):
                 raise GameError("bad_seat", "`seats` is a list of seat numbers.")
@@ -153,8 +157,53 @@ def clear_seat(user: Any, table_id: object, index: int) -> Table:
         table = _locked(table_id)
         _host_only(table, user)
         _open(table)
-        table.seats.filter(index=index, user__isnull=True).update(bot="")
+        invited = tuple(table.seats.filter(index=index, invited__isnull=False).values_list("invited_id", flat=True))
+        table.seats.filter(index=index, user__isnull=True).update(bot="", invited=None)
+        outbox.emit(TableChanged(table.pk, invited))
+    return table
+
+
+def invite_bot(user: Any, table_id: object, index: object, username: object) -> Table:
+    """The host invites a bot account, by name, to an empty seat; the seat waits for its answer
+    (``answer_invitation``) and the bot is told (an ``invited`` bot event)."""
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index <= 3:
+        raise GameError("bad_seat", "A seat is 0, 1, 2 or 3.")
+    if not isinstance(username, str) or not username.strip():
+        raise GameError("bad_username", "Name the bot account to invite.")
+    with transaction.atomic():
+        table = _locked(table_id)
+        _host_only(table, user)
+        _open(table)
+        bot = get_user_model().objects.filter(username__iexact=username.strip(), is_active=True).first()
+        if bot is None or not account_reads.is_bot_account(bot):
+            raise NotFound("No bot account of that name.")
+        if table.seats.filter(Q(user=bot) | Q(invited=bot)).exists():
+            raise TableConflict("already_seated", "That bot sits at this table or is invited already.")
+        seat = table.seats.select_for_update().get(index=index)
+        if not seat.is_empty:
+            raise TableConflict("seat_taken", "That seat is taken.")
+        seat.invited = bot
+        seat.save(update_fields=["invited"])
         outbox.emit(TableChanged(table.pk))
+        outbox.emit(BotInvited(table.pk, bot.pk, index))
+    return table
+
+
+def answer_invitation(user: Any, table_id: object, *, accept: bool) -> Table:
+    """A bot account takes (``accept``) or frees the seat it was invited to. Accepting counts against its cap
+    of matches at once (409 ``too_many_matches``)."""
+    with transaction.atomic():
+        table = _locked(table_id)
+        seat = table.seats.select_for_update().filter(invited=user).first()
+        if seat is None:
+            raise NotFound("No invitation of yours at this table.")
+        _open(table)
+        if accept:
+            check_bot_match_cap(user, waiting=reads.open_seats_held(user))
+            seat.user = user
+        seat.invited = None
+        seat.save(update_fields=["user", "invited"])
+        outbox.emit(TableChanged(table.pk, () if accept else (user.pk,)))
     return table
 
 
@@ -165,8 +214,9 @@ def start_table(user: Any, table_id: object) -> Match:
         _host_only(table, user)
         _open(table)
         seats = list(table.seats.select_related("user").order_by("index"))
-        if any(s.is_empty for s in seats):
-            raise TableConflict("seats_empty", "Fill every seat (people or bots) before starting.")
+        if any(s.user_id is None and not s.bot for s in seats):
+            raise TableConflict("seats_empty", "Fill every seat (people or bots) before starting; an invited bot "
+                                               "account must accept first.")
         for s in seats:
             if not s.user_id:
                 check_rated_bot(table, s.bot)

@@ -14,3 +14,12 @@ class TableChanged(Event):
 
     table_id: int
     extra_user_ids: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class BotInvited(Event):
+    """The host of a table invited a bot account to a seat: the bot is told (``games.bots.reactions``)."""
+
+    table_id: int
+    user_id: int
+    seat: int

@@ -53,6 +53,10 @@ class TableSeat(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="table_seats"
     )
     bot = models.CharField(max_length=32, blank=True)
+    invited = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="table_invitations",
+        help_text="A bot account the host invited to this seat, until it accepts (then it sits here) or declines.",
+    )
 
     class Meta:
         ordering = ["table", "index"]
@@ -66,4 +70,4 @@ class TableSeat(models.Model):
 
     @property
     def is_empty(self) -> bool:
-        return self.user_id is None and not self.bot
+        return self.user_id is None and not self.bot and self.invited_id is None

@@ -27,11 +27,17 @@ def is_member(table: Table, user: Any) -> bool:
     return user.is_authenticated and table.seats.filter(user=user).exists()
 
 
+def is_invited(table: Table, user: Any) -> bool:
+    return user.is_authenticated and table.seats.filter(invited=user).exists()
+
+
 def can_see(table: Table, user: Any, code: str | None = None) -> bool:
+    """Public tables, private ones with their code, and the tables one sits at or is invited to."""
     return (
         table.visibility == Table.Visibility.PUBLIC
         or (code is not None and code == table.invite_code)
         or is_member(table, user)
+        or is_invited(table, user)
     )
 
 
@@ -42,7 +48,8 @@ def audience(table_id: int) -> Literal["public"] | list[int] | None:
         return None
     if table.visibility == Table.Visibility.PUBLIC:
         return "public"
-    return list(table.seats.filter(user__isnull=False).values_list("user_id", flat=True))
+    seats = table.seats.filter(Q(user__isnull=False) | Q(invited__isnull=False))
+    return sorted({uid for pair in seats.values_list("user_id", "invited_id") for uid in pair if uid is not None})
 
 
 def visible_table(user: Any, table_id: object, code: str | None = None) -> Table:
@@ -62,7 +69,8 @@ def table_by_code(code: str) -> Table:
 def with_seats(tables: QuerySet[Table]) -> QuerySet[Table]:
     """Tables with their host and seated people, so ``table_json`` of any number of them costs three queries."""
     return tables.select_related("host").prefetch_related(
-        Prefetch("seats", queryset=TableSeat.objects.select_related("user").order_by("index")))
+        Prefetch("seats", queryset=TableSeat.objects.select_related("user__bot_account", "invited")
+                 .order_by("index")))
 
 
 def lobby_page(user: Any, *, limit: int, before: int | None = None) -> list[Table]:
@@ -76,6 +84,11 @@ def lobby_page(user: Any, *, limit: int, before: int | None = None) -> list[Tabl
     return list(with_seats(tables.order_by("-id"))[:limit])
 
 
+def open_seats_held(user: Any) -> int:
+    """Seats ``user`` holds at tables not started yet (a bot account's cap counts them)."""
+    return TableSeat.objects.filter(user=user, table__status=Table.Status.OPEN).count()
+
+
 def open_public_tables_hosted(user: Any) -> int:
     return Table.objects.filter(host=user, status=Table.Status.OPEN, visibility=Table.Visibility.PUBLIC).count()
 
@@ -84,7 +97,7 @@ def _seats(table: Table) -> list[TableSeat]:
     """The table's seats in order, with their people: prefetched by ``with_seats``, or read now."""
     if "seats" in getattr(table, "_prefetched_objects_cache", {}):
         return list(table.seats.all())
-    return list(table.seats.select_related("user").order_by("index"))
+    return list(table.seats.select_related("user__bot_account", "invited").order_by("index"))
 
 
 def table_json(table: Table, user: Any, code: str | None = None) -> dict[str, Any]:
@@ -92,9 +105,12 @@ def table_json(table: Table, user: Any, code: str | None = None) -> dict[str, An
     member = user.is_authenticated and any(s.user_id == user.pk for s in all_seats)
     seats = []
     for s in all_seats:
-        kind = "human" if s.user_id else ("bot" if s.bot else "empty")
+        kind = "human" if s.user_id else ("bot" if s.bot else ("invited" if s.invited_id else "empty"))
         seats.append({"seat": s.index, "kind": kind, "name": s.user.get_username() if s.user is not None else None,
-                      "bot": s.bot or None, "you": bool(user.is_authenticated and s.user_id == user.pk)})
+                      "bot": s.bot or None, "you": bool(user.is_authenticated and s.user_id == user.pk),
+                      "bot_account": s.user is not None and hasattr(s.user, "bot_account"),
+                      "invited": s.invited.get_username() if s.invited is not None else None,
+                      "invited_you": bool(user.is_authenticated and s.invited_id == user.pk)})
     insider = member or (code is not None and code == table.invite_code)
     return {
         "id": table.pk,

@@ -1,6 +1,6 @@
 // A table before its match: seats, join / leave, the host fills bots and starts; live over /ws/me/.
 import { api } from "./api.js";
-import { _, perMove } from "./i18n.js";
+import { _, fmt, perMove } from "./i18n.js";
 import { botSeatLabel } from "./players.js";
 import { onUserMessage, onUserSocketReopen } from "./user_socket.js";
 
@@ -41,6 +41,37 @@ function showError(message) {
 
 const post = (path, body) => api(`/api/tables/${tableId}/${path}`, { method: "POST", body: body || {} });
 
+// The host invites a bot account (a program playing through the Bot API) by name to an empty seat.
+function inviteForm(seat) {
+  const form = document.createElement("form");
+  form.className = "invite-bot";
+  const input = document.createElement("input");
+  input.name = "username";
+  input.required = true;
+  input.autocomplete = "off";
+  input.placeholder = _("Bot account name");
+  input.setAttribute("aria-label", _("Bot account name"));
+  input.dataset.testid = `invite-name-${seat}`;
+  const submit = document.createElement("button");
+  submit.type = "submit";
+  submit.className = "btn btn-small btn-ghost";
+  submit.textContent = _("Invite a bot account");
+  submit.dataset.testid = `invite-${seat}`;
+  form.append(input, submit);
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    submit.disabled = true;
+    try {
+      render(await post(`seats/${seat}/invite/`, { username: input.value.trim() }));
+    } catch (e) {
+      showError(e.message);
+    } finally {
+      submit.disabled = false;
+    }
+  });
+  return form;
+}
+
 let leaving = false; // one navigation only: the start answer and the socket message may both say "started"
 
 function render(table) {
@@ -72,10 +103,25 @@ function render(table) {
     li.dataset.testid = `seat-${s.seat}`;
     const name = document.createElement("span");
     name.textContent = s.kind === "human" ? s.name + (s.you ? ` (${_("you")})` : "") + (s.name === table.host ? ` · ${_("host")}` : "")
-      : s.kind === "bot" ? botSeatLabel(s.bot) : _("Open seat");
+      : s.kind === "bot" ? botSeatLabel(s.bot)
+      : s.kind === "invited" ? fmt(_("%(name)s (invited, waiting for its answer)"), { name: s.invited }) : _("Open seat");
     li.appendChild(name);
+    if (s.bot_account) {
+      const badge = document.createElement("span");
+      badge.className = "badge badge-program";
+      badge.dataset.testid = `bot-account-${s.seat}`;
+      badge.title = _("A program playing through the Bot API (not a house bot)");
+      badge.textContent = _("BOT API");
+      li.appendChild(badge);
+    }
     if (s.kind === "empty" && !seated) {
       li.appendChild(button(_("Sit here"), `sit-${s.seat}`, async () => render(await post("join/", { seat: s.seat, code }))));
+    }
+    if (s.kind === "empty" && table.you_host) {
+      li.appendChild(inviteForm(s.seat));
+    }
+    if (s.kind === "invited" && table.you_host) {
+      li.appendChild(button(_("Cancel invitation"), `uninvite-${s.seat}`, async () => render(await post(`seats/${s.seat}/clear/`)), "linklike"));
     }
     if (s.kind === "bot" && table.you_host) {
       li.appendChild(button(_("Remove bot"), `unbot-${s.seat}`, async () => render(await post(`seats/${s.seat}/clear/`)), "linklike"));
@@ -92,6 +138,12 @@ function render(table) {
     actions.appendChild(tools);
     if (table.seats.some((s) => s.kind === "empty")) {
       actions.appendChild(button(_("Fill empty seats with bots"), "fill-bots", async () => render(await post("bots/", { bot: select.value }))));
+    } else if (table.seats.some((s) => s.kind === "invited")) {
+      const wait = document.createElement("span");
+      wait.className = "muted";
+      wait.dataset.testid = "waiting-bot";
+      wait.textContent = _("Waiting for the invited bot account to answer.");
+      actions.appendChild(wait);
     } else {
       actions.appendChild(button(_("Start the match"), "start", async () => render(await post("start/"))));
     }

@@ -71,7 +71,8 @@ def test_left_seat_can_be_retaken_and_full_table_refuses(people: Any) -> None:
     assert r.status_code == 409 and r.json()["code"] == "already_seated"
     r = b.post(f"/api/tables/{tid}/leave/")
     assert r.status_code == 200
-    assert r.json()["seats"][2] == {"seat": 2, "kind": "empty", "name": None, "bot": None, "you": False}
+    assert r.json()["seats"][2] == {"seat": 2, "kind": "empty", "name": None, "bot": None, "you": False,
+                                   "bot_account": False, "invited": None, "invited_you": False}
     r = d.post(f"/api/tables/{tid}/join/", {"seat": 1}, format="json")
     assert r.status_code == 409 and r.json()["code"] == "seat_taken"
     r = d.post(f"/api/tables/{tid}/join/", {"seat": 2}, format="json")

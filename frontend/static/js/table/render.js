@@ -53,8 +53,9 @@ export function createRenderer(app, ui) {
       av.textContent = (plateName(info) || "?").slice(0, 1).toUpperCase();
       const badge = plate.querySelector(".badge");
       const isBot = info.kind === "bot";
-      badge.className = "badge" + (isBot ? " bot" : s === f.seat ? " you" : info.autopilot ? " bot" : "");
-      badge.textContent = isBot ? _("Bot") : s === f.seat ? _("You") : info.autopilot ? _("Autopilot") : "";
+      const program = info.bot_account && !info.autopilot; // a bot account: a program, not a house bot
+      badge.className = "badge" + (isBot ? " bot" : s === f.seat ? " you" : info.autopilot ? " bot" : program ? " badge-program" : "");
+      badge.textContent = isBot ? _("Bot") : s === f.seat ? _("You") : info.autopilot ? _("Autopilot") : program ? _("BOT API") : "";
       badge.hidden = !badge.textContent;
       badge.title = isBot && info.bot ? `${_("Bot")} · ${levelName(info.bot)}` : "";
       const bidEl = plate.querySelector(".bid");

@@ -1,0 +1,33 @@
+"""What the bots concept does once a write has committed: record the event a bot account must answer (its turn,
+an invitation, a match over) and tell the bot's open sockets (``/ws/me/``) and event streams."""
+
+from __future__ import annotations
+
+from games import outbox
+from games.groups import bot_events_group, user_group, user_message
+from games.matches.events import MatchAdvanced
+from games.tables.events import BotInvited
+
+from . import commands
+from .models import BotEvent
+
+
+def _tell(user_id: int, payload: dict[str, object] | None) -> None:
+    if payload is None:  # recorded before: told before
+        return
+    outbox.group_send_now(user_group(user_id), user_message(payload))
+    outbox.group_send_now(bot_events_group(user_id), {"type": "bot.event", "id": payload["id"]})
+
+
+def match_advanced(event: MatchAdvanced) -> None:
+    """A bot account's turn began: ``your_turn``; the match ended: ``match_over`` to each bot account in it."""
+    if event.bot_account_to_act is not None:
+        _tell(event.bot_account_to_act, commands.record(event.bot_account_to_act, BotEvent.Kind.YOUR_TURN,
+                                                        match_id=event.match_id, seq=event.seq))
+    if event.finished:
+        for user_id in sorted(set(event.bot_accounts)):
+            _tell(user_id, commands.record(user_id, BotEvent.Kind.MATCH_OVER, match_id=event.match_id))
+
+
+def bot_invited(event: BotInvited) -> None:
+    _tell(event.user_id, commands.record(event.user_id, BotEvent.Kind.INVITED, table_id=event.table_id))
