@@ -140,6 +140,14 @@ if DATABASE_URL:
             "min_size": 1, "max_size": _pool_max, "timeout": float(os.environ.get("DATABASE_POOL_WAIT", "20")),
             "max_waiting": int(os.environ.get("DATABASE_POOL_QUEUE", "1000")),
         }
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        # Parameters bound by the server, and a statement a connection has run DATABASE_PREPARE times (default 5)
+        # prepared there: the few statements of an action and a bot move are then neither quoted into text by the
+        # client nor parsed and planned again by PostgreSQL. DATABASE_PREPARE=0 turns preparing off (needed behind
+        # a pooler in transaction mode, which may hand a prepared statement's name to another connection).
+        _prepare = int(os.environ.get("DATABASE_PREPARE", "5"))
+        DATABASES["default"].setdefault("OPTIONS", {}).update(
+            server_side_binding=True, prepare_threshold=_prepare if _prepare > 0 else None)
 else:
     DATABASES = {
         "default": {
