@@ -215,6 +215,9 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 BOT_DELAY_SECONDS = float(os.environ.get("BOT_DELAY_SECONDS", "0"))
 # Consecutive bot moves shorter than this in all are played and committed together (games.matches.commands).
 BOT_CHAIN_SECONDS = float(os.environ.get("BOT_CHAIN_SECONDS", "0.05"))
+# Quick bots (easy, normal) answer a person's move on this many threads of the web process that committed it
+# (games/matches/botlane.py), not through a worker; 0 sends every bot move to the workers.
+BOT_LANE_THREADS = int(os.environ.get("BOT_LANE_THREADS", "2"))
 # The queues /metrics reports the depth of (callbreak_queue_depth).
 CELERY_QUEUES_WATCHED = ["celery", "analysis"]
 CELERY_BEAT_SCHEDULE = {

@@ -32,6 +32,7 @@ class MatchAdvanced(Event):
     bot_to_act: bool
     person_to_act: int | None
     summaries: tuple[tuple[int, dict[str, Any]], ...] = field(repr=False)
+    bot_level: str = ""  # the level of the bot to act, if ``bot_to_act``
 
     @property
     def finished(self) -> bool:

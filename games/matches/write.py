@@ -150,6 +150,7 @@ class MatchWrite:
                 match_id=match.pk, seq=state.version, since=self._since, state=state, state_key=match.bot_seed,
                 deadline=match.deadline, remind_at=match.remind_at, move_seconds=match.move_seconds,
                 rated=match.rated, bot_to_act=turn_seat is not None and turn_seat.played_by_bot,
+                bot_level=turn_seat.bot if turn_seat is not None and turn_seat.played_by_bot else "",
                 person_to_act=turn_seat.user_id if turn_seat is not None and match.deadline is not None else None,
                 summaries=self._summaries()))
         if self._seats_changed is not None:
