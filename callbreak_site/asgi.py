@@ -18,7 +18,6 @@ from django.conf import settings  # noqa: E402
 from games import outbox  # noqa: E402
 from games.accounts.ws_auth import OriginRule, TokenAuthMiddleware  # noqa: E402
 from games.limits import BodyLimit  # noqa: E402
-from games.matches import botlane  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
 from .ops import MeasuredHTTP  # noqa: E402
@@ -27,8 +26,6 @@ if settings.CHANNEL_LAYERS["default"]["BACKEND"] != "channels.layers.InMemoryCha
     # A request's group messages (sent once its write commits, from its thread) leave on a loop of their
     # own: on the server's loop they waited behind every socket of the process (see games.outbox).
     outbox.use_sender_loop()
-    # quick bots answer in the process that committed the person's move (games/matches/botlane.py)
-    botlane.use()
 
 application = ProtocolTypeRouter(
     {

@@ -31,7 +31,8 @@ _lane: ThreadPoolExecutor | None = None
 
 
 def use() -> None:
-    """Play quick bots in this process from now on (the ASGI application calls this in web processes)."""
+    """Play quick bots in this process from now on (gunicorn's ``post_worker_init`` calls this in web
+    processes, ``callbreak_site/gunicorn_conf.py``)."""
     global _lane
     if _lane is None and settings.BOT_LANE_THREADS > 0 and not settings.CELERY_TASK_ALWAYS_EAGER:
         _lane = ThreadPoolExecutor(max_workers=settings.BOT_LANE_THREADS, thread_name_prefix="bots")
