@@ -290,6 +290,7 @@ class Player:
         self.figures.start_ms.append((time.monotonic() - t0) * 1000)
         view = r.json()
         self.match_id = view["id"]
+        self.view = {}  # a new match: its views start again at seq 0
         self._take(view)
         return True
 
@@ -372,7 +373,16 @@ class Player:
                 return False
         return True
 
-    async def play(self, deadline: float) -> None:
+    async def play(self, deadline: float, rounds: int = 1) -> None:
+        """Play ``rounds`` matches one after the other (a new one started as soon as the last ends)."""
+        for round_ in range(rounds):
+            if round_ and (time.monotonic() >= deadline or not await self.start()):
+                return
+            self.done = False
+            await self.play_one(deadline)
+
+    async def play_one(self, deadline: float) -> None:
+        self.ws = None
         listener = asyncio.create_task(self.listen())
         if self.via == "socket":  # wait for the socket before the first action, as the page shows the table
             for _ in range(200):
@@ -529,20 +539,24 @@ async def run(args: argparse.Namespace, base: str, stack: Stack | None) -> dict[
         server0 = await server_samples(http, base, stack)
         cpu0, t0 = cpu_by_component(stack), time.monotonic()
         deadline = t0 + args.timeout
-        await asyncio.gather(*(p.play(deadline) for p in ready))
+        await asyncio.gather(*(p.play(deadline, args.rounds) for p in ready))
         wall = time.monotonic() - t0
         cpu1 = cpu_by_component(stack)
         server1 = await server_samples(http, base, stack)
     cpu = {name: round(100 * (cpu1[name] - cpu0.get(name, 0.0)) / wall) for name in cpu1}
+    server_cpu_s = sum(cpu1[name] - cpu0.get(name, 0.0) for name in cpu1 if name not in ("load client",))
     return {
         "via": args.via, "server": server_figures(server0, server1, args.via),
         "matches": args.matches, "bot": args.bot, "started": len(ready), "finished": figures.finished,
-        "think": args.think, "web": args.web, "workers": args.workers, "seconds": round(wall, 1),
+        "think": args.think, "rounds": args.rounds, "web": args.web, "workers": args.workers, "seconds": round(wall, 1),
         "action_ms": {"p50": _pct(figures.action_ms, 0.5), "p95": _pct(figures.action_ms, 0.95),
                       "p99": _pct(figures.action_ms, 0.99), "n": len(figures.action_ms)},
         "reply_ms": {"p50": _pct(figures.reply_ms, 0.5), "p95": _pct(figures.reply_ms, 0.95),
                      "p99": _pct(figures.reply_ms, 0.99), "n": len(figures.reply_ms)},
         "human_actions_per_s": round(figures.human_actions / wall, 1),
+        # every process of the site (web, worker, beat, PostgreSQL, Redis) per person's action, bots' answers included
+        "cpu_ms_per_human_action": round(1000 * server_cpu_s / figures.human_actions, 1) if figures.human_actions
+        else None,
         "all_actions_per_s": round(figures.all_actions / wall, 1),
         "errors": dict(figures.errors), "closed_by_server": dict(figures.closed_by_server),
         "reconnects": figures.reconnects, "cpu_pct_of_a_core": cpu,
@@ -571,7 +585,7 @@ def table(result: dict[str, Any]) -> str:
         f"| {a['p50']:.0f} / {a['p95']:.0f} / {a['p99']:.0f} ms "
         f"| {r['p50'] / 1000:.2f} / {r['p95'] / 1000:.2f} / {r['p99'] / 1000:.2f} s "
         f"| {result['human_actions_per_s']} | {result['all_actions_per_s']} "
-        f"| {result['finished']}/{result['matches']} | {sum(result['errors'].values())} "
+        f"| {result['finished']}/{result['matches'] * result['rounds']} | {sum(result['errors'].values())} "
         f"| {sum(result['closed_by_server'].values())} |",
         "",
         f"actions sent by {result['via']}; the server's own histograms (upper bounds of their buckets): action "
@@ -581,6 +595,8 @@ def table(result: dict[str, Any]) -> str:
         "CPU, % of one core: " + ", ".join(f"{k} {v}" for k, v in result["cpu_pct_of_a_core"].items())
         + f"; machine load average before / at the end: {result['load_average_before']:.1f} / "
         f"{result['load_average']:.1f} on {os.cpu_count()} CPUs",
+        f"CPU of the whole site (web, worker, beat, PostgreSQL, Redis) per person's action, its bots' answers "
+        f"included: {result['cpu_ms_per_human_action']} ms",
     ]
     su, st = result["signup_ms"], result["start_ms"]
     lines += [
@@ -605,6 +621,8 @@ def main() -> int:
     parser.add_argument("--web", type=int, default=os.cpu_count() or 1, help="web processes (with --start)")
     parser.add_argument("--workers", type=int, default=4 * (os.cpu_count() or 1),
                         help="Celery worker processes (with --start; the default is the settings')")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="matches each person plays one after the other (a longer steady run)")
     parser.add_argument("--timeout", type=float, default=900, help="stop playing after this many seconds")
     parser.add_argument("--bot", default="normal", choices=["easy", "normal", "hard"],
                         help="the three bots' level (the site's default is normal)")

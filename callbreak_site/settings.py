@@ -140,6 +140,14 @@ if DATABASE_URL:
             "min_size": 1, "max_size": _pool_max, "timeout": float(os.environ.get("DATABASE_POOL_WAIT", "20")),
             "max_waiting": int(os.environ.get("DATABASE_POOL_QUEUE", "1000")),
         }
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        # Parameters bound by the server, and a statement a connection has run DATABASE_PREPARE times (default 5)
+        # prepared there: the few statements of an action and a bot move are then neither quoted into text by the
+        # client nor parsed and planned again by PostgreSQL. DATABASE_PREPARE=0 turns preparing off (needed behind
+        # a pooler in transaction mode, which may hand a prepared statement's name to another connection).
+        _prepare = int(os.environ.get("DATABASE_PREPARE", "5"))
+        DATABASES["default"].setdefault("OPTIONS", {}).update(
+            server_side_binding=True, prepare_threshold=_prepare if _prepare > 0 else None)
 else:
     DATABASES = {
         "default": {
@@ -207,6 +215,9 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 BOT_DELAY_SECONDS = float(os.environ.get("BOT_DELAY_SECONDS", "0"))
 # Consecutive bot moves shorter than this in all are played and committed together (games.matches.commands).
 BOT_CHAIN_SECONDS = float(os.environ.get("BOT_CHAIN_SECONDS", "0.05"))
+# Quick bots (easy, normal) answer a person's move on this many threads of the web process that committed it
+# (games/matches/botlane.py), not through a worker; 0 sends every bot move to the workers.
+BOT_LANE_THREADS = int(os.environ.get("BOT_LANE_THREADS", "2"))
 # The queues /metrics reports the depth of (callbreak_queue_depth).
 CELERY_QUEUES_WATCHED = ["celery", "analysis"]
 CELERY_BEAT_SCHEDULE = {
