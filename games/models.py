@@ -5,11 +5,12 @@ from .analysis.models import Analysis
 from .matches.models import Action, Match, Presence, Seat
 from .notices.models import Notice
 from .push.models import PushDelivery, PushPreferences, PushSubscription
+from .quickmatch.models import Seek
 from .ratings.models import Rating, RatingChange
 from .tables.models import Table, TableSeat, _invite_code
 
 __all__ = [
     "Action", "Analysis", "ApiToken", "Match", "Notice", "Presence", "Profile", "PushDelivery",
-    "PushPreferences", "PushSubscription", "Rating", "RatingChange", "Seat",
+    "PushPreferences", "PushSubscription", "Rating", "RatingChange", "Seat", "Seek",
     "Table", "TableSeat", "UsernameKey", "_invite_code",
 ]

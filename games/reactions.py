@@ -13,6 +13,8 @@ from .matches.events import MatchAdvanced, NoticeDue, SeatsChanged
 from .notices import reactions as notices
 from .notices.events import NoticeRecorded
 from .push import reactions as push
+from .quickmatch import reactions as quickmatch
+from .quickmatch.events import SeekOpened, SeeksMatched
 from .ratings import reactions as ratings
 from .tables import reactions as tables
 from .tables.events import TableChanged
@@ -29,3 +31,5 @@ def register() -> None:
     outbox.register(TableChanged, tables.table_changed)
     outbox.register(AnalysisQueued, analysis.compute)
     outbox.register(AnalysisProgress, analysis.progress)
+    outbox.register(SeekOpened, quickmatch.seek_opened)
+    outbox.register(SeeksMatched, quickmatch.seeks_matched)
