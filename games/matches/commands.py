@@ -105,6 +105,7 @@ def create_match(
     seed = check_seed(seed) if seed is not None else engine.new_seed()
     state = engine.new_match(seed)
     bot_names = list(settings.CALLBREAK_BOT_NAMES)
+    bank = deadlines.deal_bank(move_seconds)
     with transaction.atomic():
         match = Match.objects.create(
             seed=seed, seed_commitment=state.seed_commitment, bot_seed=secrets.token_hex(16), seq=state.version,
@@ -113,7 +114,7 @@ def create_match(
         for index, spec in enumerate(seats):
             if spec.user is not None:
                 Seat.objects.create(match=match, index=index, kind=Seat.Kind.HUMAN, user=spec.user,
-                                    name=spec.user.get_username())
+                                    name=spec.user.get_username(), bank_seconds=bank)
             else:
                 Seat.objects.create(match=match, index=index, kind=Seat.Kind.BOT, bot=check_bot_level(spec.bot),
                                     name=bot_names[index % len(bot_names)])

@@ -71,6 +71,8 @@ class Seat(models.Model):
     autopilot = models.BooleanField(default=False)
     missed_in_row = models.PositiveSmallIntegerField(default=0, help_text="Expired turns in a row.")
     resigned = models.BooleanField(default=False)
+    bank_seconds = models.PositiveIntegerField(
+        default=0, help_text="Live pace: seconds of this deal's time bank left, spent once a move outlasts the clock.")
 
     class Meta:
         ordering = ["match", "index"]

@@ -28,6 +28,7 @@ def seats_json(match: Match, for_seat: int | None) -> list[dict[str, Any]]:
             "kind": s.kind,
             "bot": s.bot or None,
             "autopilot": s.autopilot,
+            "bank_seconds": s.bank_seconds,
             "you": s.index == for_seat,
         }
         for s in store.seats_of(match)
@@ -145,6 +146,8 @@ class SeatSerializer(serializers.Serializer[Any]):
     kind = serializers.ChoiceField(choices=["human", "bot"])
     bot = serializers.CharField(allow_null=True, help_text="The bot level playing it (a bot's, or on autopilot).")
     autopilot = serializers.BooleanField()
+    bank_seconds = serializers.IntegerField(help_text="Live pace: this deal's time bank left (part of the "
+                                                      "turn's deadline while it is the seat's turn).")
     you = serializers.BooleanField()
 
 
