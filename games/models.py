@@ -2,7 +2,7 @@
 
 from .accounts.models import ApiToken, Profile, UsernameKey
 from .analysis.models import Analysis
-from .matches.models import Action, Match, Presence, Seat
+from .matches.models import Action, Match, Mute, Presence, Seat
 from .notices.models import Notice
 from .push.models import PushDelivery, PushPreferences, PushSubscription
 from .quickmatch.models import Seek
@@ -10,7 +10,7 @@ from .ratings.models import Rating, RatingChange
 from .tables.models import Table, TableSeat, _invite_code
 
 __all__ = [
-    "Action", "Analysis", "ApiToken", "Match", "Notice", "Presence", "Profile", "PushDelivery",
+    "Action", "Analysis", "ApiToken", "Match", "Mute", "Notice", "Presence", "Profile", "PushDelivery",
     "PushPreferences", "PushSubscription", "Rating", "RatingChange", "Seat", "Seek",
     "Table", "TableSeat", "UsernameKey", "_invite_code",
 ]

@@ -142,3 +142,14 @@ class Presence(models.Model):
     channel_name = models.CharField(max_length=200, unique=True)
     connected_at = models.DateTimeField(auto_now_add=True)
     seen_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+
+class Mute(models.Model):
+    """A person who no longer sees another person's emotes at any table (until unmuted)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    muted = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "muted"], name="one_mute_per_pair")]
