@@ -195,7 +195,8 @@ class MatchConsumer(FollowsAccount, AsyncJsonWebsocketConsumer):  # type: ignore
         try:
             checked = await database_sync_to_async(commands.check_emote)(user.pk, self.match_id, emote)
         except GameError as err:
-            await self.send_json({"type": "error", "code": err.code, "detail": err.detail, **err.extra})
+            await self.send_json({"type": "error", "about": "emote", "code": err.code, "detail": err.detail,
+                                  **err.extra})
             return
         await outbox.group_send_async(self.channel_layer, match_group(self.match_id), {
             "type": "match.emote", "seat": self.seat, "emote": checked, "user_id": user.pk})
@@ -205,7 +206,8 @@ class MatchConsumer(FollowsAccount, AsyncJsonWebsocketConsumer):  # type: ignore
         try:
             other = await database_sync_to_async(commands.set_mute)(user.pk, self.match_id, seat, muted is not False)
         except GameError as err:
-            await self.send_json({"type": "error", "code": err.code, "detail": err.detail, **err.extra})
+            await self.send_json({"type": "error", "about": "mute", "code": err.code, "detail": err.detail,
+                                  **err.extra})
             return
         self.muted = self.muted - {other} if muted is False else self.muted | {other}
         await self._send_mutes()

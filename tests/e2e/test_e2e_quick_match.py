@@ -91,6 +91,27 @@ def test_four_people_press_play_online_and_sit_together(browser: Any, site_url: 
         play_first_trick(base, pages, match_id)
         pages[0].screenshot(path=str(artifacts / "quick-table-360.png"))
         pages[1].screenshot(path=str(artifacts / "quick-table-1280.png"))
+        # an emote from the phone shows beside its seat on the others' tables
+        seat0 = next(s["seat"] for s in pages[0].request.get(f"{base}/api/matches/{match_id}/").json()["seats"]
+                     if s["you"])
+        pages[0].get_by_test_id("emote-btn").click()
+        pages[0].get_by_test_id("emote-panel").screenshot(path=str(artifacts / "quick-emote-panel-360.png"))
+        pages[0].locator('.emote-choice[data-emote="wow"]').click()
+        for p in pages:
+            p.locator(f'.seat[data-seat="{seat0}"] .emote-bubble').wait_for()
+        pages[1].screenshot(path=str(artifacts / "quick-emote-1280.png"))
+        pages[0].screenshot(path=str(artifacts / "quick-emote-360.png"))
+        # the second page mutes the phone's person: the third still sees their emotes, the second no more
+        pages[1].get_by_test_id("emote-btn").click()
+        pages[1].locator(f'.emote-mute input[data-seat="{seat0}"]').check()
+        pages[1].locator(f'.emote-mutes[data-muted="{seat0}"]').wait_for(state="attached")  # the server has it
+        for p in pages:
+            p.locator(".emote-bubble").first.wait_for(state="detached")
+        pages[0].get_by_test_id("emote-btn").click()
+        pages[0].locator('.emote-choice[data-emote="hello"]').click()
+        pages[2].locator(f'.seat[data-seat="{seat0}"] .emote-bubble').wait_for()
+        pages[1].wait_for_timeout(500)
+        assert pages[1].locator(".emote-bubble").count() == 0
         assert all(not p.js_errors for p in pages if hasattr(p, "js_errors"))
     finally:
         for c in contexts:
