@@ -99,6 +99,9 @@ def test_four_people_press_play_online_and_sit_together(browser: Any, site_url: 
         pages[0].locator('.emote-choice[data-emote="wow"]').click()
         for p in pages:
             p.locator(f'.seat[data-seat="{seat0}"] .emote-bubble').wait_for()
+        pages[1].wait_for_timeout(400)  # the bubble's pop (0.25 s) is over
+        bubble = pages[1].locator(f'.seat[data-seat="{seat0}"] .emote-bubble')
+        assert bubble.inner_text() == "😮" and bubble.get_attribute("aria-label") == "Wow"
         pages[1].screenshot(path=str(artifacts / "quick-emote-1280.png"))
         pages[0].screenshot(path=str(artifacts / "quick-emote-360.png"))
         # the second page mutes the phone's person: the third still sees their emotes, the second no more
