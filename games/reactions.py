@@ -14,7 +14,7 @@ from .notices import reactions as notices
 from .notices.events import NoticeRecorded
 from .push import reactions as push
 from .quickmatch import reactions as quickmatch
-from .quickmatch.events import SeekOpened, SeeksMatched
+from .quickmatch.events import HereCounted, SeekOpened, SeeksMatched
 from .ratings import reactions as ratings
 from .tables import reactions as tables
 from .tables.events import TableChanged
@@ -33,3 +33,4 @@ def register() -> None:
     outbox.register(AnalysisProgress, analysis.progress)
     outbox.register(SeekOpened, quickmatch.seek_opened)
     outbox.register(SeeksMatched, quickmatch.seeks_matched)
+    outbox.register(HereCounted, quickmatch.here_counted)

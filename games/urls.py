@@ -41,6 +41,7 @@ api_urlpatterns = [
     path("matches/<int:match_id>/rematch/", table_api.RematchView.as_view(), name="api-match-rematch"),
     path("matches/<int:match_id>/analysis/", analysis_api.AnalysisView.as_view(), name="api-match-analysis"),
     path("quick-match/", quickmatch_api.QuickMatchView.as_view(), name="api-quick-match"),
+    path("quick-match/here/", quickmatch_api.WhoIsHereView.as_view(), name="api-quick-match-here"),
     path("quick-match/<int:seek_id>/", quickmatch_api.QuickMatchDetailView.as_view(), name="api-quick-match-detail"),
     path("tables/", table_api.TableListView.as_view(), name="api-tables"),
     path("tables/invite/<str:code>/", table_api.TableByCodeView.as_view(), name="api-table-invite"),

@@ -129,3 +129,9 @@ def on_match_page(user_id: int, match_id: int) -> bool:
 def muted_by(user_id: int) -> set[int]:
     """The people whose emotes ``user_id`` does not see."""
     return set(Mute.objects.filter(user_id=user_id).values_list("muted_id", flat=True))
+
+
+def people_playing_now() -> int:
+    """People with a match page open now (for "who is here")."""
+    since = timezone.now() - PRESENCE_MAX_AGE
+    return Presence.objects.filter(seen_at__gte=since).values("user_id").distinct().count()

@@ -46,6 +46,19 @@ class QuickMatchView(APIView):
         return Response(reads.seek_json(seek), status=status.HTTP_201_CREATED)
 
 
+class HereSerializer(serializers.Serializer[Any]):
+    playing = serializers.IntegerField(help_text="People with a match page open now.")
+    waiting = serializers.IntegerField(help_text="People waiting for a quick match now.")
+
+
+class WhoIsHereView(APIView):
+    @extend_schema(responses={200: HereSerializer, **ERRORS}, summary="Who is here: people playing and waiting now",
+                   description="Changes arrive on `/ws/me/` as `{\"type\": \"here\", \"playing\", \"waiting\"}`.")
+    def get(self, request: Request) -> Response:
+        signed_in(request)
+        return Response(commands.who_is_here())
+
+
 class QuickMatchDetailView(APIView):
     @extend_schema(responses={200: SeekSerializer, **ERRORS}, summary="My quick-match request")
     def get(self, request: Request, seek_id: int) -> Response:

@@ -15,17 +15,19 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games import outbox
 from games.errors import GameError, TableConflict
+from games.matches import reads as match_reads
 from games.matches.commands import SeatSpec
 from games.tables.commands import start_full_table
 from games.tables.reads import DAY
 
 from . import reads
-from .events import SeekOpened, SeeksMatched
+from .events import HereCounted, SeekOpened, SeeksMatched
 from .models import Seek
 
 #: Seeks one pairing run looks at (the oldest first); the next run takes the rest.
@@ -72,6 +74,7 @@ def cancel_seek(user: Any, seek_id: int) -> Seek:
         if seek.status == Seek.Status.WAITING:
             seek.status, seek.ended_at = Seek.Status.CANCELLED, timezone.now()
             seek.save(update_fields=["status", "ended_at"])
+    tell_who_is_here()
     return seek
 
 
@@ -125,3 +128,21 @@ def pair(now: datetime | None = None) -> list[int]:
                 else:
                     pool.pop(0)  # waits on; the later ones may still make a table among themselves
     return made
+
+
+def who_is_here() -> dict[str, int]:
+    """How many people are playing now (a match page open) and waiting for a table."""
+    return {"playing": match_reads.people_playing_now(), "waiting": reads.people_waiting()}
+
+
+HERE_KEY = "quickmatch:here"
+
+
+def tell_who_is_here() -> dict[str, int]:
+    """Count who is here; when the counts changed since last told, every home and lobby page hears them
+    (``HereCounted``). The pairing run calls this, so the counts follow within a sweep."""
+    here = who_is_here()
+    if cache.get(HERE_KEY) != here:
+        cache.set(HERE_KEY, here, timeout=3600)
+        outbox.emit(HereCounted(here["playing"], here["waiting"]))
+    return here

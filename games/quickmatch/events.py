@@ -16,6 +16,14 @@ class SeekOpened(Event):
 
 
 @dataclass(frozen=True)
+class HereCounted(Event):
+    """Who is here changed: every home and lobby page hears the new counts."""
+
+    playing: int
+    waiting: int
+
+
+@dataclass(frozen=True)
 class SeeksMatched(Event):
     """These people were seated together at ``match_id``: each of their tabs hears it (``/ws/me/``)."""
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from django.conf import settings
 
 from games import outbox
-from games.groups import user_group, user_message
+from games.groups import LOBBY_GROUP, user_group, user_message
 
 from . import tasks
-from .events import SeekOpened, SeeksMatched
+from .events import HereCounted, SeekOpened, SeeksMatched
 
 
 def seek_opened(event: SeekOpened) -> None:
@@ -24,3 +24,8 @@ def seeks_matched(event: SeeksMatched) -> None:
     """Every open tab of each seated person hears where to go (``/ws/me/``)."""
     for user_id in event.user_ids:
         outbox.group_send_now(user_group(user_id), user_message({"type": "matched", "match_id": event.match_id}))
+
+
+def here_counted(event: HereCounted) -> None:
+    """Every ``/ws/me/`` socket (each is in the lobby group) hears who is here."""
+    outbox.group_send_now(LOBBY_GROUP, {"type": "lobby.here", "playing": event.playing, "waiting": event.waiting})

@@ -60,3 +60,8 @@ def nearest_bot_level(skill: float) -> str:
     """The rated bot level whose skill is nearest ``skill`` (the lower on a tie)."""
     skills = bot_level_skills()
     return min(sorted(skills, key=lambda level: skills[level]), key=lambda level: abs(skills[level] - skill))
+
+
+
+def people_waiting() -> int:
+    return Seek.objects.filter(status=Seek.Status.WAITING).count()

@@ -11,5 +11,8 @@ from . import commands
 
 @shared_task(name="games.tasks.pair_quick_matches", acks_late=True, ignore_result=True, **DB_RETRY)
 def pair_quick_matches() -> int:
-    """Seat whoever can be seated now; safe to run twice at once and to redeliver."""
-    return len(commands.pair())
+    """Seat whoever can be seated now (safe to run twice at once and to redeliver), then tell the home and
+    lobby pages who is here if that changed."""
+    made = len(commands.pair())
+    commands.tell_who_is_here()
+    return made

@@ -84,6 +84,11 @@ def test_four_people_press_play_online_and_sit_together(browser: Any, site_url: 
             "document.querySelector('[data-testid=qm-status]').textContent.match(/0:0[1-9]/)")  # the time runs
         pages[0].screenshot(path=str(artifacts / "quick-waiting-360.png"))
         pages[1].screenshot(path=str(artifacts / "quick-waiting-1280.png"))
+        # the fourth person's home page heard who is here over its socket
+        here = pages[3].get_by_test_id("who-is-here")
+        pages[3].locator('[data-testid=who-is-here][data-waiting="3"]').wait_for()
+        assert "3 waiting" in here.inner_text()
+        pages[3].screenshot(path=str(artifacts / "quick-here-1280.png"))
         press_play_online(pages[3])
         ids = {match_of(p, base) for p in pages}
         assert len(ids) == 1, ids

@@ -81,10 +81,26 @@ export function mountQuickMatch(box) {
     }
   }
 
+  // who is here: counted now, then kept up to date by /ws/me/ ({"type": "here"} when the counts change)
+  const here = box.querySelector("[data-here]");
+  const showHere = (h) => {
+    if (!here || !h || typeof h.playing !== "number") return;
+    here.textContent = fmt(_("Now: %(playing)s playing, %(waiting)s waiting"), h);
+    here.dataset.playing = String(h.playing);
+    here.dataset.waiting = String(h.waiting);
+    here.hidden = false;
+  };
+  const countHere = () => api("/api/quick-match/here/").then(showHere).catch(() => {});
+  countHere();
+
   onUserMessage((msg) => {
     if (msg && msg.type === "matched" && seek && msg.match_id) go(msg.match_id);
+    else if (msg && msg.type === "here") showHere(msg);
   });
-  onUserSocketReopen(refresh);
+  onUserSocketReopen(() => {
+    refresh();
+    countHere();
+  });
 
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();

@@ -222,3 +222,31 @@ def test_two_pairing_runs_at_once_never_seat_anyone_twice(make_user: Any, settin
         assert not Seek.objects.filter(status="waiting").exists()
         for m in new:
             assert {s.match_id for s in Seek.objects.filter(match_id=m)} == {m}
+
+
+async def test_who_is_here_is_counted_and_told(make_user: Any) -> None:
+    amy, bo = await database_sync_to_async(make_user)("amy"), await database_sync_to_async(make_user)("bo")
+    count = await database_sync_to_async(lambda: client_for(bo).get("/api/quick-match/here/").json())()
+    assert count == {"playing": 0, "waiting": 0}
+    tab = await ws("/ws/me/", bo)  # Bo on the home page
+    s = await database_sync_to_async(lambda: seek(client_for(amy)))()
+    assert await next_here(tab) == {"type": "here", "playing": 0, "waiting": 1}
+    await database_sync_to_async(lambda: client_for(amy).delete(f"/api/quick-match/{s['id']}/"))()
+    assert await next_here(tab) == {"type": "here", "playing": 0, "waiting": 0}
+    # a match page open counts as playing
+    match = await database_sync_to_async(lambda: client_for(amy).post(
+        "/api/matches/", {"opponents": "bots"}, format="json").json())()
+    page = await ws(f"/ws/matches/{match['id']}/", amy)
+    await database_sync_to_async(pair_quick_matches.apply)()  # beat's run counts again
+    assert await next_here(tab) == {"type": "here", "playing": 1, "waiting": 0}
+    count = await database_sync_to_async(lambda: client_for(bo).get("/api/quick-match/here/").json())()
+    assert count == {"playing": 1, "waiting": 0}
+    await page.disconnect()
+    await tab.disconnect()
+
+
+async def next_here(tab: Any) -> dict[str, Any]:
+    while True:
+        msg: dict[str, Any] = await tab.receive_json_from(timeout=5)
+        if msg.get("type") == "here":
+            return msg
