@@ -241,6 +241,8 @@ LIVE_BANK_SECONDS = int(os.environ.get("LIVE_BANK_SECONDS", "30"))
 # In eager mode (`make run`, the browser tests) a thread of the web process runs the pairing after the wait, as
 # the worker's delayed task does with a broker.
 QUICK_MATCH_EAGER_TIMER = env_bool("QUICK_MATCH_EAGER_TIMER", True)
+# "Who is here" is counted and told to the home and lobby pages at most once in this many seconds.
+QUICK_MATCH_HERE_SECONDS = int(os.environ.get("QUICK_MATCH_HERE_SECONDS", "3"))
 # Emotes at the table: at most EMOTE_LIMIT per person and match in EMOTE_WINDOW seconds.
 EMOTE_LIMIT = int(os.environ.get("EMOTE_LIMIT", "3"))
 EMOTE_WINDOW = float(os.environ.get("EMOTE_WINDOW", "10"))

@@ -30,8 +30,10 @@ from . import reads
 from .events import HereCounted, SeekOpened, SeeksMatched
 from .models import Seek
 
-#: Seeks one pairing run looks at (the oldest first); the next run takes the rest.
-PAIRING_BATCH = 400
+#: Seeks one pairing run takes (the oldest first, locked until it commits): a crowd's seeks are shared out
+#: among the runs going at once (each skips the others' rows), and no one waits for a long transaction that
+#: starts dozens of matches (``bench/load.py --quick``).
+PAIRING_BATCH = 48
 
 
 def bots_after() -> float:
@@ -135,12 +137,17 @@ def who_is_here() -> dict[str, int]:
     return {"playing": match_reads.people_playing_now(), "waiting": reads.people_waiting()}
 
 
-HERE_KEY = "quickmatch:here"
+HERE_KEY, HERE_TOLD_KEY = "quickmatch:here", "quickmatch:here-told"
 
 
-def tell_who_is_here() -> dict[str, int]:
+def tell_who_is_here() -> dict[str, int] | None:
     """Count who is here; when the counts changed since last told, every home and lobby page hears them
-    (``HereCounted``). The pairing run calls this, so the counts follow within a sweep."""
+    (``HereCounted``). The pairing run calls this, so the counts follow within a sweep; at most once every
+    ``QUICK_MATCH_HERE_SECONDS`` (a crowd pressing *Play online* sets off hundreds of runs a second, and each
+    message goes to every open page: the flood made the sockets drop their ``matched`` messages)."""
+    every = int(settings.QUICK_MATCH_HERE_SECONDS)
+    if every > 0 and not cache.add(HERE_TOLD_KEY, 1, timeout=every):
+        return None
     here = who_is_here()
     if cache.get(HERE_KEY) != here:
         cache.set(HERE_KEY, here, timeout=3600)

@@ -224,7 +224,8 @@ def test_two_pairing_runs_at_once_never_seat_anyone_twice(make_user: Any, settin
             assert {s.match_id for s in Seek.objects.filter(match_id=m)} == {m}
 
 
-async def test_who_is_here_is_counted_and_told(make_user: Any) -> None:
+async def test_who_is_here_is_counted_and_told(make_user: Any, settings: Any) -> None:
+    settings.QUICK_MATCH_HERE_SECONDS = 0  # told at every change (not at most every 3 s)
     amy, bo = await database_sync_to_async(make_user)("amy"), await database_sync_to_async(make_user)("bo")
     count = await database_sync_to_async(lambda: client_for(bo).get("/api/quick-match/here/").json())()
     assert count == {"playing": 0, "waiting": 0}
