@@ -25,7 +25,7 @@ class NewSeekSerializer(serializers.Serializer[Any]):
 
 class SeekSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
-    status = serializers.ChoiceField(choices=["waiting", "matched", "cancelled"])
+    status = serializers.CharField(help_text="`waiting`, `matched` or `cancelled`.")
     pace = serializers.CharField()
     rated = serializers.BooleanField()
     match_id = serializers.IntegerField(allow_null=True, help_text="Once matched: the match to play.")
