@@ -89,6 +89,8 @@ class MatchWrite:
         before = self.state
         after = engine.apply(before, action)
         data = action.to_json()
+        if deadlines.is_live(self.match.move_seconds):
+            self._spend_bank(self.seats[data["seat"]], new_deal=after.deal_number != before.deal_number)
         if self._since is None:
             self._since = before.version
         self._log.append(Action(match=self.match, seq=before.version, seat=data["seat"], bid=data.get("bid"),
@@ -104,6 +106,21 @@ class MatchWrite:
         if after.is_finished:
             self.set(status=Match.Status.FINISHED, finished_at=timezone.now())
         return after
+
+    def _spend_bank(self, mover: Seat, *, new_deal: bool) -> None:
+        """Live pace: the time a move took beyond the clock comes off the mover's bank; a new deal refills
+        every seat's bank."""
+        if self.match.deadline is not None and self.match.move_seconds and not mover.played_by_bot:
+            left = deadlines.bank_after_move(self.match.move_seconds, self.match.deadline, mover.bank_seconds)
+            if left != mover.bank_seconds:
+                mover.bank_seconds = left
+                self.save_seat(mover, "bank_seconds")
+        if new_deal:
+            full = deadlines.deal_bank(self.match.move_seconds)
+            for seat in self.seats:
+                if seat.bank_seconds != full:
+                    seat.bank_seconds = full
+                    self.save_seat(seat, "bank_seconds")
 
     def set_turn_deadline(self) -> None:
         """The current turn's deadline and reminder (none unless a person is to act in a timed match)."""
