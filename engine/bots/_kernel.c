@@ -551,12 +551,111 @@ static PyObject *py_bid_for(PyObject *self, PyObject *args) {
     return PyLong_FromLong(bid_for(est, me, totals, deal));
 }
 
+/* ismcts(worlds, leader, trick, won, first, iterations, exploration, seed) -> [(card, visits)] of the root:
+ * engine/bots/ismcts.py's py_ismcts step for step (the same SplitMix64 draws, the same node order). */
+typedef struct { int card, seat, child, sibling, visits, avail; double reward; } is_node;
+
+static PyObject *py_ismcts(PyObject *self, PyObject *args) {
+    PyObject *wo, *to, *wno;
+    int leader0, first0, iterations;
+    double expl;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "OiOOpidK", &wo, &leader0, &to, &wno, &first0, &iterations, &expl, &seed)) return NULL;
+    int trick0[4], won0[4];
+    int n0 = read_ints(to, trick0, 3, "trick");
+    if (n0 < 0 || check_cards(trick0, n0) < 0) return NULL;
+    if (read_ints4(wno, won0, "won") < 0) return NULL;
+    if (leader0 < 0 || leader0 > 3 || iterations < 0) { PyErr_SetString(PyExc_ValueError, "bad leader or iterations"); return NULL; }
+    PyObject *wf = PySequence_Fast(wo, "worlds");
+    if (!wf) return NULL;
+    Py_ssize_t nw = PySequence_Fast_GET_SIZE(wf);
+    if (nw < 1) { Py_DECREF(wf); PyErr_SetString(PyExc_ValueError, "no world"); return NULL; }
+    mask *worlds = PyMem_Malloc(sizeof(mask) * 4 * (size_t)nw);
+    is_node *nodes = PyMem_Malloc(sizeof(is_node) * ((size_t)iterations + 1));
+    if (!worlds || !nodes) { PyMem_Free(worlds); PyMem_Free(nodes); Py_DECREF(wf); return PyErr_NoMemory(); }
+    for (Py_ssize_t i = 0; i < nw; i++) {
+        if (read_masks(PySequence_Fast_GET_ITEM(wf, i), worlds + 4 * i, "world") < 0) {
+            PyMem_Free(worlds); PyMem_Free(nodes); Py_DECREF(wf); return NULL;
+        }
+    }
+    Py_DECREF(wf);
+    splitmix rng = {seed};
+    int count = 1;
+    nodes[0] = (is_node){-1, -1, -1, -1, 0, 0, 0.0};
+    int path[64];
+    for (int it = 0; it < iterations; it++) {
+        mask h[4];
+        int t[4], w[4], n = n0, lead = leader0, f = first0;
+        for (int q = 0; q < 4; q++) { h[q] = worlds[4 * (it % nw) + q]; w[q] = won0[q]; }
+        for (int i = 0; i < n0; i++) t[i] = trick0[i];
+        int seat = (lead + n) & 3, node = 0, np = 0, in_tree = 1, bad = 0;
+        for (;;) {
+            if (n == 0 && !h[seat]) break;
+            mask lg = legal_mask(h[seat], t, n, f);
+            if (!lg) { bad = 1; break; }
+            int c;
+            if (in_tree) {
+                mask untried = lg;
+                for (int ch = nodes[node].child; ch >= 0; ch = nodes[ch].sibling)
+                    if (lg >> nodes[ch].card & 1) { untried &= ~((mask)1 << nodes[ch].card); nodes[ch].avail++; }
+                if (untried) {
+                    c = nth_card(untried, sm_below(&rng, popcount(untried)));
+                    int nn = count++;
+                    nodes[nn] = (is_node){c, seat, -1, nodes[node].child, 0, 1, 0.0};
+                    nodes[node].child = nn;
+                    path[np++] = nn;
+                    in_tree = 0;
+                } else {
+                    int best = -1;
+                    double best_v = -INFINITY;
+                    for (int ch = nodes[node].child; ch >= 0; ch = nodes[ch].sibling) {
+                        if (!(lg >> nodes[ch].card & 1)) continue;
+                        double v = nodes[ch].reward / nodes[ch].visits
+                                   + expl * sqrt(log((double)nodes[ch].avail) / nodes[ch].visits);
+                        if (v > best_v) { best = ch; best_v = v; }
+                    }
+                    node = best;
+                    path[np++] = node;
+                    c = nodes[node].card;
+                }
+            } else {
+                c = nth_card(lg, sm_below(&rng, popcount(lg)));
+            }
+            h[seat] ^= (mask)1 << c;
+            t[n++] = c;
+            if (n == 4) {
+                lead = (lead + trick_winner_index(t, 4)) & 3;
+                w[lead]++;
+                seat = lead;
+                n = 0;
+                f = 0;
+            } else {
+                seat = (seat + 1) & 3;
+            }
+        }
+        if (bad) { PyMem_Free(worlds); PyMem_Free(nodes); PyErr_SetString(PyExc_ValueError, "hands of unequal size"); return NULL; }
+        for (int i = 0; i < np; i++) { nodes[path[i]].visits++; nodes[path[i]].reward += w[nodes[path[i]].seat] / 13.0; }
+    }
+    PyObject *out = PyList_New(0);
+    for (int ch = nodes[0].child; out && ch >= 0; ch = nodes[ch].sibling) {
+        PyObject *item = Py_BuildValue("(ii)", nodes[ch].card, nodes[ch].visits);
+        if (!item || PyList_Append(out, item) < 0) { Py_XDECREF(item); Py_DECREF(out); out = NULL; break; }
+        Py_DECREF(item);
+    }
+    PyMem_Free(worlds);
+    PyMem_Free(nodes);
+    if (out && PyList_Sort(out) < 0) { Py_DECREF(out); return NULL; }
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"kl_card", py_kl_card, METH_VARARGS, "kl_card(h, pub, seat, leader, trick, won, bids, first) -> card"},
     {"play_out", py_play_out, METH_VARARGS, "play_out(hands, pub, leader, trick, won, bids, first) -> tricks won"},
     {"refine", py_refine, METH_VARARGS,
      "refine(worlds, allowed, played_by, bids, totals, meta, sigma, bid_miss, play_miss, steps, seed) -> worlds"},
     {"estimate_tricks", py_estimate_tricks, METH_VARARGS, "estimate_tricks(hand) -> tricks"},
+    {"ismcts", py_ismcts, METH_VARARGS,
+     "ismcts(worlds, leader, trick, won, first, iterations, exploration, seed) -> [(card, visits)]"},
     {"bid_for", py_bid_for, METH_VARARGS, "bid_for(est, me, totals, deal_number) -> bid"},
     {NULL, NULL, 0, NULL},
 };

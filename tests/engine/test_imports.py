@@ -16,7 +16,7 @@ ROOT = Path(engine.__file__).parent
 
 #: engine.bots, highest layer first; modules in one tuple are independent of each other.
 BOT_LAYERS: list[tuple[str, ...]] = [
-    ("search",),
+    ("search", "ismcts"),
     ("strong", "posterior"),
     ("basic", "playout"),
     ("heuristic", "sampler"),

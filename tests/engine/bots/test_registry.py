@@ -41,7 +41,7 @@ def test_decision_depends_on_the_view_only() -> None:
             assert twin.hands != state.hands or state.phase == "playing" and len(state.tricks) > 9
             twin_view = player_view(twin, seat)
             assert twin_view == view
-            for name in ("strong", "strong-v1", "heuristic", "easy"):
+            for name in ("strong", "strong-v1", "heuristic", "easy", "ismcts"):
                 assert decide(name, view, "s1") == decide(name, twin_view, "s1")
             checked += 1
     assert checked >= 8
