@@ -13,11 +13,14 @@ play the fifth from there; the match wins they reach are compared, pair by pair.
 from __future__ import annotations
 
 import argparse
+import functools
+import json
 import math
 import statistics
 import time
 from collections.abc import Callable
 from multiprocessing import Pool
+from pathlib import Path
 from typing import Any
 
 from greedy_playout import greedy_play_out
@@ -26,6 +29,7 @@ from engine import apply, new_match, player_view
 from engine.bots import decide, register
 from engine.bots.search import SearchBot
 from engine.bots.strong import StrongBot
+from engine.match import MatchState
 
 #: The search bot's defaults from the bid policy (v5-bm03) until the chain (v7): generations v2 to v6 start
 #: from them, so that their variants keep the settings they were measured with after the defaults moved on.
@@ -100,19 +104,30 @@ VARIANTS: dict[str, Callable[[], Any]] = {
     **{f"{gen}-{name}": _search_bot({**base, **own})
        for gen, (base, variants) in GENERATIONS.items() for name, own in variants.items()},
 }
+#: The opponent models (engine/bots/opponents.py) on the search bot of 2026-12-02 (strong-v2): ``b`` the belief
+#: reads each seat by its fitted style, ``p`` the play-outs play the others by it, ``d`` the bid simulation too.
+VARIANTS.update({f"v8-{m}": _search_bot({"models": m}) for m in ("b", "p", "d", "bp", "bpd", "bd")})
 for _name, _factory in VARIANTS.items():
     register(_name, _factory)
 
 
-def play_deal(job: tuple[str, str, int, str, bool]) -> tuple[str, float, int, int, float, float]:
-    """One deal; with ``last``, the fifth deal after four played by the opponents' bot at every seat."""
-    variant, seed, seat, opp, last = job
+@functools.lru_cache(maxsize=8)
+def _warmed(seed: str, opp: str, warm: int) -> MatchState:
+    """The match after ``warm`` deals of the opponents' bot at every seat: the same for every variant and seat
+    of a deal (jobs of one deal are neighbours, so a worker plays it once)."""
     state = new_match(seed)
-    if last:
-        while len(state.completed) < 4:
-            s = state.turn
-            assert s is not None
-            state = apply(state, decide(opp, player_view(state, s), seed))
+    while len(state.completed) < warm:
+        s = state.turn
+        assert s is not None
+        state = apply(state, decide(opp, player_view(state, s), seed))
+    return state
+
+
+def play_deal(job: tuple[str, str, int, str, bool, int]) -> tuple[str, float, int, int, float, float]:
+    """One deal; with ``last``, the fifth deal after four played by the opponents' bot at every seat; with
+    ``warm`` k, deal k + 1 after k so played (the opponent models then have k deals to fit)."""
+    variant, seed, seat, opp, last, warm = job
+    state = _warmed(seed, opp, 4 if last else warm)
     target = len(state.completed) + 1
     t = 0.0
     while len(state.completed) < target:
@@ -147,12 +162,21 @@ def main() -> None:
     ap.add_argument("--seed", default="ab")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--last", action="store_true", help="compare on the fifth deal; report match wins")
+    ap.add_argument("--warm", type=int, default=0, help="play deal k + 1 after k played by the opponents' bot")
+    ap.add_argument("--save", help="also write every deal's result to this JSON file (bench/ab_pair.py pairs two)")
     a = ap.parse_args()
     names = a.variants.split(",")
-    jobs = [(v, f"{a.seed}-{i}", seat, a.opponent, a.last)
+    jobs = [(v, f"{a.seed}-{i}", seat, a.opponent, a.last, a.warm)
             for i in range(a.deals) for seat in range(4) for v in names]
+    chunk = 4 * len(names) if a.warm or a.last else 4  # a deal's jobs in one chunk: its warm-up played once
     with Pool(a.jobs) as pool:
-        results = pool.map(play_deal, jobs, chunksize=4)
+        results = pool.map(play_deal, jobs, chunksize=chunk)
+    if a.save:
+        # decisions are a function of (view, seed), so two runs with one --seed play the same deals: a variant
+        # whose decisions did not change gives the same results, and runs made apart pair deal by deal
+        rows_out = [{"variant": v, "deal": j[1], "seat": j[2], "opponent": a.opponent, "margin": m, "bid": b,
+                     "won": w, "cpu": t, "win": win} for j, (v, m, b, w, t, win) in zip(jobs, results, strict=True)]
+        Path(a.save).write_text(json.dumps(rows_out))
     by: dict[str, list[tuple[float, int, int, float, float]]] = {n: [] for n in names}
     for v, m, b, w, t, win in results:
         by[v].append((m, b, w, t, win))

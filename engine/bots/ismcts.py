@@ -37,8 +37,7 @@ from ..views import PlayerView
 from .evaluation import estimate_tricks
 from .heuristic import strength
 from .inference import knowledge
-from .playout import KERNEL_MODULE
-from .posterior import SplitMix64
+from .playout import KERNEL_MODULE, SplitMix64
 from .registry import register
 from .sampler import Infeasible, sample_hands
 

@@ -17,7 +17,7 @@ ROOT = Path(engine.__file__).parent
 #: engine.bots, highest layer first; modules in one tuple are independent of each other.
 BOT_LAYERS: list[tuple[str, ...]] = [
     ("search", "ismcts"),
-    ("strong", "posterior"),
+    ("strong", "posterior", "opponents"),
     ("basic", "playout"),
     ("heuristic", "sampler"),
     ("inference",),
