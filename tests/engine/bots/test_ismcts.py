@@ -4,18 +4,17 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
 from engine import apply, export_replay, new_match, player_view, verify_replay
 from engine.bots import decide, get_bot
 from engine.bots.evaluation import careful_bid, estimate_tricks
 from engine.bots.inference import knowledge
 from engine.bots.ismcts import IsmctsBot, py_ismcts, sure_tricks_bid
-from engine.bots.playout import KERNEL_MODULE
 from engine.bots.sampler import sample_hands
 from engine.cards import mask_cards
 from engine.match import Action
 from engine.views import PlayerView
+from tests.engine.kernel import KERNEL as KERNEL_MODULE
+from tests.engine.kernel import needs_kernel
 from tests.engine.positions import shuffled_twin, walk
 
 
@@ -56,7 +55,7 @@ def test_deterministic_for_a_view_and_seed_and_blind_to_hidden_hands() -> None:
     assert differ >= 1  # the seed is used (a random bot in disguise would fail the tests below instead)
 
 
-@pytest.mark.skipif(KERNEL_MODULE is None, reason="the C kernel is not built")
+@needs_kernel
 def test_the_kernel_searches_exactly_as_python() -> None:
     compared = 0
     for _, seat, view in walk("ismcts-kernel", small, tricks=12):
