@@ -169,14 +169,18 @@ def main() -> None:
     jobs = [(v, f"{a.seed}-{i}", seat, a.opponent, a.last, a.warm)
             for i in range(a.deals) for seat in range(4) for v in names]
     chunk = 4 * len(names) if a.warm or a.last else 4  # a deal's jobs in one chunk: its warm-up played once
+    results: list[tuple[str, float, int, int, float, float]] = []
     with Pool(a.jobs) as pool:
-        results = pool.map(play_deal, jobs, chunksize=chunk)
-    if a.save:
-        # decisions are a function of (view, seed), so two runs with one --seed play the same deals: a variant
-        # whose decisions did not change gives the same results, and runs made apart pair deal by deal
-        rows_out = [{"variant": v, "deal": j[1], "seat": j[2], "opponent": a.opponent, "margin": m, "bid": b,
-                     "won": w, "cpu": t, "win": win} for j, (v, m, b, w, t, win) in zip(jobs, results, strict=True)]
-        Path(a.save).write_text(json.dumps(rows_out))
+        for r in pool.imap(play_deal, jobs, chunksize=chunk):
+            results.append(r)
+            if a.save and len(results) % (4 * len(names)) == 0:
+                # every deal finished so far, written as it goes (bench/ab_pair.py reads a run still going);
+                # decisions are a function of (view, seed), so two runs with one --seed play the same deals and
+                # runs made apart pair deal by deal
+                rows_out = [{"variant": v, "deal": j[1], "seat": j[2], "opponent": a.opponent, "margin": m,
+                             "bid": b, "won": w, "cpu": t, "win": win}
+                            for j, (v, m, b, w, t, win) in zip(jobs, results, strict=False)]
+                Path(a.save).write_text(json.dumps(rows_out))
     by: dict[str, list[tuple[float, int, int, float, float]]] = {n: [] for n in names}
     for v, m, b, w, t, win in results:
         by[v].append((m, b, w, t, win))

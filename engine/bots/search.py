@@ -347,8 +347,10 @@ def styled_bid(
 class SearchBot:
     """Sampled worlds, every legal card tried in each, and a tree over its own later decisions.
 
-    Registered as ``strong``, the ``hard`` level: against three heuristics it wins 57.7% of 800 duplicate
-    matches with a margin of +5.27 a match (``strong-v1``: 48.8%, +3.36 on the same deals; docs/bots.md).
+    With its defaults it is ``strong-v2`` (the ``hard`` level until 2026-12-03): against three heuristics it wins
+    57.7% of 800 duplicate matches with a margin of +5.27 a match (``strong-v1``: 48.8%, +3.36 on the same
+    deals; docs/bots.md).  With ``models`` it reads the other seats by the styles fitted to their play in the
+    match's finished deals (:mod:`.opponents`): ``strong``, the ``hard`` level, is ``models="bpd"``.
     """
 
     name = "strong"
@@ -403,5 +405,7 @@ class SearchBot:
             return HeuristicBot().choose(view, rng)
 
 
-register("strong", SearchBot)
+#: What ``strong`` adds to ``strong-v2``: the opponent models in its belief, its play-outs and its bid.
+STRONG_MODELS = "bpd"
+register("strong", lambda: SearchBot(models=STRONG_MODELS))
 register("strong-v2", SearchBot)
