@@ -123,13 +123,17 @@ def _warmed(seed: str, opp: str, warm: int) -> MatchState:
     return state
 
 
-def play_deal(job: tuple[str, str, int, str, bool, int]) -> tuple[str, float, int, int, float, float]:
+Result = tuple[str, float, int, int, float, float, list[float]]
+
+
+def play_deal(job: tuple[str, str, int, str, bool, int]) -> Result:
     """One deal; with ``last``, the fifth deal after four played by the opponents' bot at every seat; with
     ``warm`` k, deal k + 1 after k so played (the opponent models then have k deals to fit)."""
     variant, seed, seat, opp, last, warm = job
     state = _warmed(seed, opp, 4 if last else warm)
     target = len(state.completed) + 1
     t = 0.0
+    times: list[float] = []
     while len(state.completed) < target:
         s = state.turn
         assert s is not None
@@ -138,7 +142,9 @@ def play_deal(job: tuple[str, str, int, str, bool, int]) -> tuple[str, float, in
         t0 = time.process_time()
         action = decide(name, view, seed)
         if s == seat:
-            t += time.process_time() - t0
+            dt = time.process_time() - t0
+            t += dt
+            times.append(dt if view.legal_cards else -dt)  # card decisions positive, bids negative
         state = apply(state, action)
     d = state.completed[-1]
     sc = d.scores
@@ -146,7 +152,7 @@ def play_deal(job: tuple[str, str, int, str, bool, int]) -> tuple[str, float, in
     win = 0.0
     if last:
         win = 1 / len(state.winners) if seat in state.winners else 0.0
-    return variant, margin / 10, d.bids[seat], d.tricks_won[seat], t, win
+    return variant, margin / 10, d.bids[seat], d.tricks_won[seat], t, win, times
 
 
 def _ci(xs: list[float]) -> float:
@@ -169,7 +175,7 @@ def main() -> None:
     jobs = [(v, f"{a.seed}-{i}", seat, a.opponent, a.last, a.warm)
             for i in range(a.deals) for seat in range(4) for v in names]
     chunk = 4 * len(names) if a.warm or a.last else 4  # a deal's jobs in one chunk: its warm-up played once
-    results: list[tuple[str, float, int, int, float, float]] = []
+    results: list[Result] = []
     with Pool(a.jobs) as pool:
         for r in pool.imap(play_deal, jobs, chunksize=chunk):
             results.append(r)
@@ -178,11 +184,11 @@ def main() -> None:
                 # decisions are a function of (view, seed), so two runs with one --seed play the same deals and
                 # runs made apart pair deal by deal
                 rows_out = [{"variant": v, "deal": j[1], "seat": j[2], "opponent": a.opponent, "margin": m,
-                             "bid": b, "won": w, "cpu": t, "win": win}
-                            for j, (v, m, b, w, t, win) in zip(jobs, results, strict=False)]
+                             "bid": b, "won": w, "cpu": t, "win": win, "times": ts}
+                            for j, (v, m, b, w, t, win, ts) in zip(jobs, results, strict=False)]
                 Path(a.save).write_text(json.dumps(rows_out))
     by: dict[str, list[tuple[float, int, int, float, float]]] = {n: [] for n in names}
-    for v, m, b, w, t, win in results:
+    for v, m, b, w, t, win, _ in results:
         by[v].append((m, b, w, t, win))
     base = by[names[0]]
     for n in names:
