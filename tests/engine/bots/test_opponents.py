@@ -125,3 +125,18 @@ def test_the_search_with_models_is_deterministic_legal_and_blind_to_hidden_hands
             checked += 1
         state = apply(state, action)
     assert checked >= 8
+
+
+def test_before_a_deal_is_finished_strong_decides_as_strong_v2() -> None:
+    """The models read finished deals only: in a first deal ``strong`` is ``strong-v2`` decision for decision."""
+    checked = 0
+    state = new_match("first-deal-alike")
+    while len(state.tricks) < 4:
+        seat = state.turn
+        assert seat is not None
+        view = player_view(state, seat)
+        if state.phase == "bidding" or len(mask_cards(view.legal_cards)) > 1:
+            assert decide("strong", view, "a") == decide("strong-v2", view, "a")
+            checked += 1
+        state = apply(state, decide("heuristic", view, "x"))
+    assert checked >= 8
