@@ -38,7 +38,8 @@ def margins(dirs: list[Path], bot: str) -> dict[str, tuple[str, float, float]]:
                 raise SystemExit(f"{path}: {bot!r} must sit at one to three of the seats")
             margin = (statistics.fmean(totals[s] for s in mine)
                       - statistics.fmean(t for s, t in enumerate(totals) if s not in mine))
-            made = [d["tricks_won"][s] >= d["bids"][s] for d in replay["deals"] for s in mine]
+            made = [d["tricks_won"][b["seat"]] >= b["bid"] for d in replay["deals"] for b in d["bids"]
+                    if b["seat"] in mine]
             out[path.stem] = (replay["seed"], margin, sum(made) / len(made))
     return out
 
