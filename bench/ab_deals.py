@@ -13,11 +13,14 @@ play the fifth from there; the match wins they reach are compared, pair by pair.
 from __future__ import annotations
 
 import argparse
+import functools
+import json
 import math
 import statistics
 import time
 from collections.abc import Callable
 from multiprocessing import Pool
+from pathlib import Path
 from typing import Any
 
 from greedy_playout import greedy_play_out
@@ -26,6 +29,7 @@ from engine import apply, new_match, player_view
 from engine.bots import decide, register
 from engine.bots.search import SearchBot
 from engine.bots.strong import StrongBot
+from engine.match import MatchState
 
 #: The search bot's defaults from the bid policy (v5-bm03) until the chain (v7): generations v2 to v6 start
 #: from them, so that their variants keep the settings they were measured with after the defaults moved on.
@@ -100,21 +104,36 @@ VARIANTS: dict[str, Callable[[], Any]] = {
     **{f"{gen}-{name}": _search_bot({**base, **own})
        for gen, (base, variants) in GENERATIONS.items() for name, own in variants.items()},
 }
+#: The opponent models (engine/bots/opponents.py) on the search bot of 2026-12-02 (strong-v2): ``b`` the belief
+#: reads each seat by its fitted style, ``p`` the play-outs play the others by it, ``d`` the bid simulation too.
+VARIANTS.update({f"v8-{m}": _search_bot({"models": m}) for m in ("b", "p", "d", "bp", "bpd", "bd")})
 for _name, _factory in VARIANTS.items():
     register(_name, _factory)
 
 
-def play_deal(job: tuple[str, str, int, str, bool]) -> tuple[str, float, int, int, float, float]:
-    """One deal; with ``last``, the fifth deal after four played by the opponents' bot at every seat."""
-    variant, seed, seat, opp, last = job
+@functools.lru_cache(maxsize=8)
+def _warmed(seed: str, opp: str, warm: int) -> MatchState:
+    """The match after ``warm`` deals of the opponents' bot at every seat: the same for every variant and seat
+    of a deal (jobs of one deal are neighbours, so a worker plays it once)."""
     state = new_match(seed)
-    if last:
-        while len(state.completed) < 4:
-            s = state.turn
-            assert s is not None
-            state = apply(state, decide(opp, player_view(state, s), seed))
+    while len(state.completed) < warm:
+        s = state.turn
+        assert s is not None
+        state = apply(state, decide(opp, player_view(state, s), seed))
+    return state
+
+
+Result = tuple[str, float, int, int, float, float, list[float]]
+
+
+def play_deal(job: tuple[str, str, int, str, bool, int]) -> Result:
+    """One deal; with ``last``, the fifth deal after four played by the opponents' bot at every seat; with
+    ``warm`` k, deal k + 1 after k so played (the opponent models then have k deals to fit)."""
+    variant, seed, seat, opp, last, warm = job
+    state = _warmed(seed, opp, 4 if last else warm)
     target = len(state.completed) + 1
     t = 0.0
+    times: list[float] = []
     while len(state.completed) < target:
         s = state.turn
         assert s is not None
@@ -123,7 +142,9 @@ def play_deal(job: tuple[str, str, int, str, bool]) -> tuple[str, float, int, in
         t0 = time.process_time()
         action = decide(name, view, seed)
         if s == seat:
-            t += time.process_time() - t0
+            dt = time.process_time() - t0
+            t += dt
+            times.append(dt if view.legal_cards else -dt)  # card decisions positive, bids negative
         state = apply(state, action)
     d = state.completed[-1]
     sc = d.scores
@@ -131,7 +152,7 @@ def play_deal(job: tuple[str, str, int, str, bool]) -> tuple[str, float, int, in
     win = 0.0
     if last:
         win = 1 / len(state.winners) if seat in state.winners else 0.0
-    return variant, margin / 10, d.bids[seat], d.tricks_won[seat], t, win
+    return variant, margin / 10, d.bids[seat], d.tricks_won[seat], t, win, times
 
 
 def _ci(xs: list[float]) -> float:
@@ -147,14 +168,27 @@ def main() -> None:
     ap.add_argument("--seed", default="ab")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--last", action="store_true", help="compare on the fifth deal; report match wins")
+    ap.add_argument("--warm", type=int, default=0, help="play deal k + 1 after k played by the opponents' bot")
+    ap.add_argument("--save", help="also write every deal's result to this JSON file (bench/ab_pair.py pairs two)")
     a = ap.parse_args()
     names = a.variants.split(",")
-    jobs = [(v, f"{a.seed}-{i}", seat, a.opponent, a.last)
+    jobs = [(v, f"{a.seed}-{i}", seat, a.opponent, a.last, a.warm)
             for i in range(a.deals) for seat in range(4) for v in names]
+    chunk = 4 * len(names) if a.warm or a.last else 4  # a deal's jobs in one chunk: its warm-up played once
+    results: list[Result] = []
     with Pool(a.jobs) as pool:
-        results = pool.map(play_deal, jobs, chunksize=4)
+        for r in pool.imap(play_deal, jobs, chunksize=chunk):
+            results.append(r)
+            if a.save and len(results) % (4 * len(names)) == 0:
+                # every deal finished so far, written as it goes (bench/ab_pair.py reads a run still going);
+                # decisions are a function of (view, seed), so two runs with one --seed play the same deals and
+                # runs made apart pair deal by deal
+                rows_out = [{"variant": v, "deal": j[1], "seat": j[2], "opponent": a.opponent, "margin": m,
+                             "bid": b, "won": w, "cpu": t, "win": win, "times": ts}
+                            for j, (v, m, b, w, t, win, ts) in zip(jobs, results, strict=False)]
+                Path(a.save).write_text(json.dumps(rows_out))
     by: dict[str, list[tuple[float, int, int, float, float]]] = {n: [] for n in names}
-    for v, m, b, w, t, win in results:
+    for v, m, b, w, t, win, _ in results:
         by[v].append((m, b, w, t, win))
     base = by[names[0]]
     for n in names:

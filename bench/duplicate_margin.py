@@ -25,11 +25,51 @@ def interval(values: list[float]) -> str:
     return f"{m:+.3f} ± {half:.3f}  [{m - half:+.3f}, {m + half:+.3f}]  (n = {len(values)})"
 
 
+def margins(dirs: list[Path], bot: str) -> dict[str, tuple[str, float, float]]:
+    """Per match id: (seed, the bot's margin in points, its share of bids made)."""
+    out: dict[str, tuple[str, float, float]] = {}
+    for d in dirs:
+        for path in sorted(d.glob("*.json")):
+            replay = json.loads(path.read_text())
+            totals = replay["final_totals"]
+            bots = [p["bot"] for p in sorted(replay["players"], key=lambda p: p["seat"])]
+            mine = [s for s, b in enumerate(bots) if b == bot]
+            if not mine or len(mine) == 4:
+                raise SystemExit(f"{path}: {bot!r} must sit at one to three of the seats")
+            margin = (statistics.fmean(totals[s] for s in mine)
+                      - statistics.fmean(t for s, t in enumerate(totals) if s not in mine))
+            made = [d["tricks_won"][b["seat"]] >= b["bid"] for d in replay["deals"] for b in d["bids"]
+                    if b["seat"] in mine]
+            out[path.stem] = (replay["seed"], margin, sum(made) / len(made))
+    return out
+
+
+def paired(dirs: list[Path], bot: str, base_dirs: list[Path], base_bot: str) -> None:
+    """The two runs played the same matches (one --seed; decisions depend on (view, seed) only): the margin's
+    difference match by match, and seed by seed (the mean of its rotations)."""
+    a, b = margins(dirs, bot), margins(base_dirs, base_bot)
+    keys = sorted(set(a) & set(b))
+    by_seed: dict[str, list[float]] = defaultdict(list)
+    for k in keys:
+        by_seed[a[k][0]].append(a[k][1] - b[k][1])
+    print(f"{bot} against {base_bot} in the same {len(keys)} matches: margin a match, points")
+    print(f"  {bot}: {interval([a[k][1] for k in keys])}, bids made {statistics.fmean(a[k][2] for k in keys):.1%}")
+    print(f"  {base_bot}: {interval([b[k][1] for k in keys])}, bids made {statistics.fmean(b[k][2] for k in keys):.1%}")
+    print(f"  difference per match: {interval([a[k][1] - b[k][1] for k in keys])}")
+    print(f"  difference per seed:  {interval([statistics.fmean(v) for v in by_seed.values()])}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("dirs", nargs="+", type=Path, help="directories of replay files")
     ap.add_argument("--bot", required=True)
+    ap.add_argument("--base", type=Path, nargs="*", default=[],
+                    help="replays of the same --seed with another bot in its seats: the paired difference")
+    ap.add_argument("--base-bot", help="the bot of --base (default: --bot)")
     a = ap.parse_args()
+    if a.base:
+        paired(a.dirs, a.bot, a.base, a.base_bot or a.bot)
+        return
     per_match: list[float] = []
     by_seed: dict[str, list[float]] = defaultdict(list)
     for d in a.dirs:

@@ -25,6 +25,14 @@ eight at a time), and the run reports each one's sign-up and start (p50 / p95 / 
 last of them was in, and the errors of that moment apart; then they play as usual until ``--timeout``.
 
     .venv/bin/python bench/load.py --start --burst --matches 200 --timeout 60
+
+``--quick N`` is *Play online*: N people sign up (eight at a time) and open their account socket (``/ws/me/``),
+then all press *Play online* (``POST /api/quick-match/``, live, unrated) at the same moment. Each one's time from
+the press until ``{"type": "matched"}`` arrives (or the answer says ``matched`` already) is measured; every one
+must be seated within ``QUICK_MATCH_BOTS_AFTER`` (``--bots-after``, 20 s) plus 5 s. The report gives the time to
+a seat (p50 / p95 / slowest), how many tables were made and how many people sat at each, and the machine's load.
+
+    .venv/bin/python bench/load.py --start --quick 100
 """
 
 from __future__ import annotations
@@ -79,6 +87,7 @@ class Stack:
     redis_db: int = field(default_factory=lambda: int(os.environ.get("LOAD_REDIS_DB", "15")))
     logs: Path = field(default_factory=lambda: Path(f"/tmp/callbreak-load-{os.getpid()}"))
     worker_metrics_port: int = field(default_factory=_free_port)
+    bots_after: float = 20.0
 
     @property
     def url(self) -> str:
@@ -87,6 +96,7 @@ class Stack:
     def env(self) -> dict[str, str]:
         base = self.pg_admin.rsplit("/", 1)[0]
         return {
+            "QUICK_MATCH_BOTS_AFTER": str(self.bots_after),
             **os.environ,
             "DATABASE_URL": f"{base}/{self.db_name}",
             "REDIS_URL": f"{self.redis_base}/{self.redis_db}",
@@ -290,6 +300,7 @@ class Player:
         self.figures.start_ms.append((time.monotonic() - t0) * 1000)
         view = r.json()
         self.match_id = view["id"]
+        self.view = {}  # a new match: its views start again at seq 0
         self._take(view)
         return True
 
@@ -372,7 +383,16 @@ class Player:
                 return False
         return True
 
-    async def play(self, deadline: float) -> None:
+    async def play(self, deadline: float, rounds: int = 1) -> None:
+        """Play ``rounds`` matches one after the other (a new one started as soon as the last ends)."""
+        for round_ in range(rounds):
+            if round_ and (time.monotonic() >= deadline or not await self.start()):
+                return
+            self.done = False
+            await self.play_one(deadline)
+
+    async def play_one(self, deadline: float) -> None:
+        self.ws = None
         listener = asyncio.create_task(self.listen())
         if self.via == "socket":  # wait for the socket before the first action, as the page shows the table
             for _ in range(200):
@@ -529,20 +549,24 @@ async def run(args: argparse.Namespace, base: str, stack: Stack | None) -> dict[
         server0 = await server_samples(http, base, stack)
         cpu0, t0 = cpu_by_component(stack), time.monotonic()
         deadline = t0 + args.timeout
-        await asyncio.gather(*(p.play(deadline) for p in ready))
+        await asyncio.gather(*(p.play(deadline, args.rounds) for p in ready))
         wall = time.monotonic() - t0
         cpu1 = cpu_by_component(stack)
         server1 = await server_samples(http, base, stack)
     cpu = {name: round(100 * (cpu1[name] - cpu0.get(name, 0.0)) / wall) for name in cpu1}
+    server_cpu_s = sum(cpu1[name] - cpu0.get(name, 0.0) for name in cpu1 if name not in ("load client",))
     return {
         "via": args.via, "server": server_figures(server0, server1, args.via),
         "matches": args.matches, "bot": args.bot, "started": len(ready), "finished": figures.finished,
-        "think": args.think, "web": args.web, "workers": args.workers, "seconds": round(wall, 1),
+        "think": args.think, "rounds": args.rounds, "web": args.web, "workers": args.workers, "seconds": round(wall, 1),
         "action_ms": {"p50": _pct(figures.action_ms, 0.5), "p95": _pct(figures.action_ms, 0.95),
                       "p99": _pct(figures.action_ms, 0.99), "n": len(figures.action_ms)},
         "reply_ms": {"p50": _pct(figures.reply_ms, 0.5), "p95": _pct(figures.reply_ms, 0.95),
                      "p99": _pct(figures.reply_ms, 0.99), "n": len(figures.reply_ms)},
         "human_actions_per_s": round(figures.human_actions / wall, 1),
+        # every process of the site (web, worker, beat, PostgreSQL, Redis) per person's action, bots' answers included
+        "cpu_ms_per_human_action": round(1000 * server_cpu_s / figures.human_actions, 1) if figures.human_actions
+        else None,
         "all_actions_per_s": round(figures.all_actions / wall, 1),
         "errors": dict(figures.errors), "closed_by_server": dict(figures.closed_by_server),
         "reconnects": figures.reconnects, "cpu_pct_of_a_core": cpu,
@@ -554,6 +578,128 @@ async def run(args: argparse.Namespace, base: str, stack: Stack | None) -> dict[
         "start_ms": {"p50": _pct(figures.start_ms, 0.5), "p95": _pct(figures.start_ms, 0.95),
                      "max": max(figures.start_ms, default=float("nan")), "n": len(figures.start_ms)},
     }
+
+
+# --- quick match: N people press Play online at once ------------------------------------------------
+
+class Seeker:
+    """One person: sign up, open /ws/me/, press Play online, wait for ``matched``."""
+
+    def __init__(self, index: int, run: str, base: str, http: httpx.AsyncClient, errors: Counter[str]) -> None:
+        self.name = f"quick{run}x{index}"
+        self.base, self.http, self.errors = base, http, errors
+        self.token = ""
+        self.socket_open = asyncio.Event()
+        self.matched = asyncio.Event()
+        self.match_id = 0
+        self.pressed = 0.0
+        self.seated_s = float("nan")
+
+    async def sign_up(self) -> bool:
+        try:
+            r = await self.http.post(f"{self.base}/api/auth/signup/", json={"username": self.name,
+                                                                            "password": PASSWORD})
+        except httpx.HTTPError as err:
+            self.errors[f"sign-up {type(err).__name__}"] += 1
+            return False
+        if r.status_code != 201:
+            self.errors[f"sign-up {r.status_code}"] += 1
+            return False
+        self.token = r.json()["token"]
+        return True
+
+    def _seated(self, match_id: int) -> None:
+        if not self.matched.is_set():
+            self.match_id = match_id
+            self.seated_s = time.monotonic() - self.pressed
+            self.matched.set()
+
+    async def listen(self) -> None:
+        url = self.base.replace("http", "ws", 1) + f"/ws/me/?token={self.token}"
+        try:
+            async with websockets.connect(url, origin=self.base, open_timeout=20) as ws:  # type: ignore[arg-type]
+                self.socket_open.set()
+                async for raw in ws:
+                    msg = json.loads(raw)
+                    if msg.get("type") == "matched" and self.pressed:
+                        self._seated(int(msg["match_id"]))
+                        return
+        except (websockets.ConnectionClosed, TimeoutError, OSError, websockets.InvalidHandshake) as err:
+            self.errors[f"socket {type(err).__name__}"] += 1
+            self.socket_open.set()
+
+    async def press(self) -> None:
+        self.pressed = time.monotonic()
+        try:
+            r = await self.http.post(f"{self.base}/api/quick-match/", json={"pace": "live", "rated": False},
+                                     headers={"Authorization": f"Token {self.token}"})
+        except httpx.HTTPError as err:
+            self.errors[f"press {type(err).__name__}"] += 1
+            return
+        if r.status_code != 201:
+            self.errors[f"press {r.status_code}"] += 1
+            return
+        seek = r.json()
+        if seek["status"] == "matched":
+            self._seated(int(seek["match_id"]))
+
+
+async def run_quick(args: argparse.Namespace, base: str, stack: Stack | None) -> dict[str, Any]:
+    errors: Counter[str] = Counter()
+    run_id = secrets.token_hex(3)
+    limits = httpx.Limits(max_connections=args.quick + 20, max_keepalive_connections=args.quick + 20)
+    async with httpx.AsyncClient(limits=limits, timeout=httpx.Timeout(60.0)) as http:
+        people = [Seeker(i, run_id, base, http, errors) for i in range(args.quick)]
+        sem = asyncio.Semaphore(8)
+
+        async def setup(p: Seeker) -> bool:
+            async with sem:
+                return await p.sign_up()
+
+        ready = [p for p, ok in zip(people, await asyncio.gather(*(setup(p) for p in people)), strict=True) if ok]
+        listeners = [asyncio.create_task(p.listen()) for p in ready]
+        await asyncio.gather(*(p.socket_open.wait() for p in ready))
+        load_before = os.getloadavg()
+        cpu0, t0 = cpu_by_component(stack), time.monotonic()
+        await asyncio.gather(*(p.press() for p in ready))  # everyone at once
+        limit = args.bots_after + 5
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.gather(*(p.matched.wait() for p in ready)), timeout=limit + 30)
+        wall = time.monotonic() - t0
+        cpu1 = cpu_by_component(stack)
+        load_after = os.getloadavg()
+        for task in listeners:
+            task.cancel()
+        await asyncio.gather(*listeners, return_exceptions=True)
+    seated = [p.seated_s for p in ready if p.matched.is_set()]
+    tables = Counter(p.match_id for p in ready if p.matched.is_set())
+    return {
+        "quick": args.quick, "signed_up": len(ready), "seated": len(seated), "bots_after": args.bots_after,
+        "within_limit": sum(1 for s in seated if s <= limit), "limit_s": limit,
+        "seat_s": {"p50": _pct(seated, 0.5), "p95": _pct(seated, 0.95), "max": max(seated, default=float("nan"))},
+        "tables": len(tables), "people_per_table": dict(sorted(Counter(tables.values()).items())),
+        "errors": dict(errors), "seconds": round(wall, 1), "web": args.web, "workers": args.workers,
+        "cpu_pct_of_a_core": {k: round(100 * (cpu1[k] - cpu0.get(k, 0.0)) / wall) for k in cpu1},
+        "load_average_before": load_before, "load_average": load_after,
+    }
+
+
+def quick_table(result: dict[str, Any]) -> str:
+    s = result["seat_s"]
+    per = ", ".join(f"{n} at {k} people" for k, n in result["people_per_table"].items())
+    return "\n".join([
+        "| people pressing at once | web × worker processes | bots after | seated | within the wait + 5 s "
+        "| time to a seat p50 / p95 / slowest | tables | errors |",
+        "|---|---|---|---|---|---|---|---|",
+        f"| {result['quick']} | {result['web']} × {result['workers']} | {result['bots_after']:g} s "
+        f"| {result['seated']}/{result['signed_up']} | {result['within_limit']}/{result['signed_up']} "
+        f"| {s['p50']:.1f} / {s['p95']:.1f} / {s['max']:.1f} s | {result['tables']} ({per}) "
+        f"| {sum(result['errors'].values())} {result['errors'] or ''} |",
+        "",
+        "CPU, % of one core: " + ", ".join(f"{k} {v}" for k, v in result["cpu_pct_of_a_core"].items())
+        + "; load average (1, 5, 15 min) before: " + " ".join(f"{x:.2f}" for x in result["load_average_before"])
+        + ", after: " + " ".join(f"{x:.2f}" for x in result["load_average"]) + f" on {os.cpu_count()} CPUs",
+    ])
 
 
 def _ms(value: float) -> str:
@@ -571,7 +717,7 @@ def table(result: dict[str, Any]) -> str:
         f"| {a['p50']:.0f} / {a['p95']:.0f} / {a['p99']:.0f} ms "
         f"| {r['p50'] / 1000:.2f} / {r['p95'] / 1000:.2f} / {r['p99'] / 1000:.2f} s "
         f"| {result['human_actions_per_s']} | {result['all_actions_per_s']} "
-        f"| {result['finished']}/{result['matches']} | {sum(result['errors'].values())} "
+        f"| {result['finished']}/{result['matches'] * result['rounds']} | {sum(result['errors'].values())} "
         f"| {sum(result['closed_by_server'].values())} |",
         "",
         f"actions sent by {result['via']}; the server's own histograms (upper bounds of their buckets): action "
@@ -581,6 +727,8 @@ def table(result: dict[str, Any]) -> str:
         "CPU, % of one core: " + ", ".join(f"{k} {v}" for k, v in result["cpu_pct_of_a_core"].items())
         + f"; machine load average before / at the end: {result['load_average_before']:.1f} / "
         f"{result['load_average']:.1f} on {os.cpu_count()} CPUs",
+        f"CPU of the whole site (web, worker, beat, PostgreSQL, Redis) per person's action, its bots' answers "
+        f"included: {result['cpu_ms_per_human_action']} ms",
     ]
     su, st = result["signup_ms"], result["start_ms"]
     lines += [
@@ -605,6 +753,8 @@ def main() -> int:
     parser.add_argument("--web", type=int, default=os.cpu_count() or 1, help="web processes (with --start)")
     parser.add_argument("--workers", type=int, default=4 * (os.cpu_count() or 1),
                         help="Celery worker processes (with --start; the default is the settings')")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="matches each person plays one after the other (a longer steady run)")
     parser.add_argument("--timeout", type=float, default=900, help="stop playing after this many seconds")
     parser.add_argument("--bot", default="normal", choices=["easy", "normal", "hard"],
                         help="the three bots' level (the site's default is normal)")
@@ -615,17 +765,33 @@ def main() -> int:
                         help="send the bids and cards on the match socket (as the table page does) or by POST")
     parser.add_argument("--burst", action="store_true",
                         help="everyone signs up and starts at the same moment (a flash crowd)")
+    parser.add_argument("--quick", type=int, default=0,
+                        help="instead of playing: this many people press Play online at once (1..500)")
+    parser.add_argument("--bots-after", type=float, default=20.0,
+                        help="QUICK_MATCH_BOTS_AFTER of the stack started (with --start; else say the site's)")
     args = parser.parse_args()
     if not 1 <= args.matches <= 500:
         parser.error("--matches is 1..500")
+    if args.quick and not 1 <= args.quick <= 500:
+        parser.error("--quick is 1..500")
     stack = None
     base = args.url.rstrip("/")
     if args.start:
-        stack = Stack(web=args.web, workers=args.workers)
+        stack = Stack(web=args.web, workers=args.workers, bots_after=args.bots_after)
         stack.start()
         base = stack.url
     elif urlparse(base).hostname not in ("127.0.0.1", "localhost", "::1"):
         parser.error("--url must be on this machine (loopback)")
+    if args.quick:
+        try:
+            quick = asyncio.run(run_quick(args, base, stack))
+        finally:
+            if stack is not None:
+                stack.stop(keep_db=args.keep_db)
+        print(quick_table(quick))
+        if args.json:
+            print(json.dumps(quick))
+        return 0 if quick["within_limit"] == quick["quick"] and not quick["errors"] else 1
     try:
         result = asyncio.run(run(args, base, stack))
     finally:

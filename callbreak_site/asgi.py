@@ -1,11 +1,15 @@
-"""ASGI entry point: Django for HTTP (bodies over MAX_REQUEST_BYTES refused first), Channels for the WebSockets."""
+"""ASGI entry point: Django for HTTP (bodies over MAX_REQUEST_BYTES refused first; requests on a pool of threads),
+Channels for the WebSockets."""
 
 import os
 
-from django.core.asgi import get_asgi_application
-
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "callbreak_site.settings")
-django_asgi_app = get_asgi_application()  # before importing anything that touches models
+
+from .handler import get_pooled_asgi_application  # noqa: E402
+
+# Django's handler with each request in one hop on a pool of threads (see handler.py); before importing
+# anything that touches models
+django_asgi_app = get_pooled_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402

@@ -31,3 +31,14 @@ def child_exit(server: object, worker: object) -> None:
         from prometheus_client import multiprocess
 
         multiprocess.mark_process_dead(worker.pid)  # type: ignore[attr-defined,no-untyped-call]
+
+
+def post_worker_init(worker: object) -> None:
+    """A web process on Redis plays quick bots' answers itself (games/matches/botlane.py); only the served
+    processes do, not every importer of the application (tests, scripts)."""
+    from django.conf import settings
+
+    from games.matches import botlane
+
+    if settings.CHANNEL_LAYERS["default"]["BACKEND"] != "channels.layers.InMemoryChannelLayer":
+        botlane.use()

@@ -113,6 +113,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "games.quickmatch.context.quick_match",
             ],
         },
     },
@@ -140,6 +141,14 @@ if DATABASE_URL:
             "min_size": 1, "max_size": _pool_max, "timeout": float(os.environ.get("DATABASE_POOL_WAIT", "20")),
             "max_waiting": int(os.environ.get("DATABASE_POOL_QUEUE", "1000")),
         }
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        # Parameters bound by the server, and a statement a connection has run DATABASE_PREPARE times (default 5)
+        # prepared there: the few statements of an action and a bot move are then neither quoted into text by the
+        # client nor parsed and planned again by PostgreSQL. DATABASE_PREPARE=0 turns preparing off (needed behind
+        # a pooler in transaction mode, which may hand a prepared statement's name to another connection).
+        _prepare = int(os.environ.get("DATABASE_PREPARE", "5"))
+        DATABASES["default"].setdefault("OPTIONS", {}).update(
+            server_side_binding=True, prepare_threshold=_prepare if _prepare > 0 else None)
 else:
     DATABASES = {
         "default": {
@@ -207,6 +216,9 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 BOT_DELAY_SECONDS = float(os.environ.get("BOT_DELAY_SECONDS", "0"))
 # Consecutive bot moves shorter than this in all are played and committed together (games.matches.commands).
 BOT_CHAIN_SECONDS = float(os.environ.get("BOT_CHAIN_SECONDS", "0.05"))
+# Quick bots (easy, normal) answer a person's move on this many threads of the web process that committed it
+# (games/matches/botlane.py), not through a worker; 0 sends every bot move to the workers.
+BOT_LANE_THREADS = int(os.environ.get("BOT_LANE_THREADS", "2"))
 # The queues /metrics reports the depth of (callbreak_queue_depth).
 CELERY_QUEUES_WATCHED = ["celery", "analysis"]
 CELERY_BEAT_SCHEDULE = {
@@ -220,7 +232,31 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.sweep_deadlines",
         "schedule": float(os.environ.get("DEADLINE_SWEEP_SECONDS", "30")),
     },
+    # Quick match: seat the waiting people (the window of ratings widens, bots fill after the wait).
+    "pair-quick-matches": {
+        "task": "games.tasks.pair_quick_matches",
+        "schedule": float(os.environ.get("QUICK_MATCH_SWEEP_SECONDS", "5")),
+    },
 }
+
+# --- Quick match (games/quickmatch) ----------------------------------------------------------------
+# Seconds a seek waits for people before bots fill the empty seats.
+QUICK_MATCH_BOTS_AFTER = float(os.environ.get("QUICK_MATCH_BOTS_AFTER", "20"))
+# Rated seeks are seated together when their ratings (OpenSkill mu) differ by at most the window, which starts at
+# QUICK_MATCH_WINDOW and widens by QUICK_MATCH_WINDOW_GROWTH a second of the oldest seek's wait.
+QUICK_MATCH_WINDOW = float(os.environ.get("QUICK_MATCH_WINDOW", "2"))
+QUICK_MATCH_WINDOW_GROWTH = float(os.environ.get("QUICK_MATCH_WINDOW_GROWTH", "0.25"))
+# The live pace: seconds a move, and the bank of extra seconds each seat has per deal.
+LIVE_MOVE_SECONDS = int(os.environ.get("LIVE_MOVE_SECONDS", "15"))
+LIVE_BANK_SECONDS = int(os.environ.get("LIVE_BANK_SECONDS", "30"))
+# In eager mode (`make run`, the browser tests) a thread of the web process runs the pairing after the wait, as
+# the worker's delayed task does with a broker.
+QUICK_MATCH_EAGER_TIMER = env_bool("QUICK_MATCH_EAGER_TIMER", True)
+# "Who is here" is counted and told to the home and lobby pages at most once in this many seconds.
+QUICK_MATCH_HERE_SECONDS = int(os.environ.get("QUICK_MATCH_HERE_SECONDS", "3"))
+# Emotes at the table: at most EMOTE_LIMIT per person and match in EMOTE_WINDOW seconds.
+EMOTE_LIMIT = int(os.environ.get("EMOTE_LIMIT", "3"))
+EMOTE_WINDOW = float(os.environ.get("EMOTE_WINDOW", "10"))
 
 # --- Correspondence tables, email ----------------------------------------------------------------
 # Expired turns in a row after which the bot keeps the seat for the rest of the match.

@@ -18,6 +18,7 @@ import asyncio
 import logging
 import os
 import threading
+import time
 from collections import defaultdict
 from collections.abc import Callable
 from datetime import datetime
@@ -74,7 +75,8 @@ def task_now(task: Any, *args: Any, queue: str | None = None, eta: datetime | No
     """Send a Celery task now. With a broker it goes to ``queue`` (the default one if None), at ``eta`` or
     after ``countdown``. In eager mode (``make run``, tests) there is no broker and no waiting: ``eager``
     says what happens instead: ``inline`` runs it here, ``thread`` in a background thread (a long job that
-    must not hold the request that set it off), ``skip`` not at all (its sweep or a test runs it)."""
+    must not hold the request that set it off; after ``countdown``, a timer), ``skip`` not at all (its sweep or a
+    test runs it)."""
     if not settings.CELERY_TASK_ALWAYS_EAGER:
         options: dict[str, Any] = {}
         if queue:
@@ -87,11 +89,14 @@ def task_now(task: Any, *args: Any, queue: str | None = None, eta: datetime | No
     elif eager == "inline":
         task.apply(args=args, throw=True)
     elif eager == "thread":
-        threading.Thread(target=_run_in_thread, args=(task, args), daemon=True).start()
+        wait = max(countdown or 0.0, 0.0)
+        threading.Thread(target=_run_in_thread, args=(task, args, wait), daemon=True).start()
 
 
-def _run_in_thread(task: Any, args: tuple[Any, ...]) -> None:
+def _run_in_thread(task: Any, args: tuple[Any, ...], wait: float = 0.0) -> None:
     try:
+        if wait:  # a timer, as a broker's countdown would be
+            time.sleep(wait)
         task.apply(args=args)
     finally:
         connections.close_all()

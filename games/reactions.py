@@ -14,6 +14,8 @@ from .matches.events import MatchAdvanced, NoticeDue, SeatsChanged
 from .notices import reactions as notices
 from .notices.events import NoticeRecorded
 from .push import reactions as push
+from .quickmatch import reactions as quickmatch
+from .quickmatch.events import HereCounted, SeekOpened, SeeksMatched
 from .ratings import reactions as ratings
 from .tables import reactions as tables
 from .tables.events import BotInvited, TableChanged
@@ -31,3 +33,6 @@ def register() -> None:
     outbox.register(BotInvited, bots.bot_invited)
     outbox.register(AnalysisQueued, analysis.compute)
     outbox.register(AnalysisProgress, analysis.progress)
+    outbox.register(SeekOpened, quickmatch.seek_opened)
+    outbox.register(SeeksMatched, quickmatch.seeks_matched)
+    outbox.register(HereCounted, quickmatch.here_counted)

@@ -17,12 +17,13 @@ from .matches import reads as match_reads
 from .matches.tasks import bot_move, expire_turn, remind_turn, resume_stalled_bot_turns
 from .notices.tasks import send_notice_email
 from .push.tasks import push_notice
+from .quickmatch.tasks import pair_quick_matches
 from .ratings import reads as rating_reads
 from .ratings.tasks import rate_match
 from .tables import commands as table_commands
 from .task_options import DB_RETRY
 
-__all__ = ["analyze_seat", "bot_move", "expire_turn", "push_notice", "rate_match", "remind_turn",
+__all__ = ["analyze_seat", "bot_move", "expire_turn", "pair_quick_matches", "push_notice", "rate_match", "remind_turn",
            "resume_stalled_bot_turns", "send_notice_email", "start_analyses", "sweep", "sweep_deadlines"]
 
 

@@ -12,6 +12,7 @@ from .matches import pages as match_pages
 from .notices import api as notice_api
 from .push import api as push_api
 from .push import pages as push_pages
+from .quickmatch import api as quickmatch_api
 from .ratings import api as rating_api
 from .ratings import pages as rating_pages
 from .tables import api as table_api
@@ -40,6 +41,9 @@ api_urlpatterns = [
     path("matches/<int:match_id>/resign/", match_api.ResignView.as_view(), name="api-match-resign"),
     path("matches/<int:match_id>/rematch/", table_api.RematchView.as_view(), name="api-match-rematch"),
     path("matches/<int:match_id>/analysis/", analysis_api.AnalysisView.as_view(), name="api-match-analysis"),
+    path("quick-match/", quickmatch_api.QuickMatchView.as_view(), name="api-quick-match"),
+    path("quick-match/here/", quickmatch_api.WhoIsHereView.as_view(), name="api-quick-match-here"),
+    path("quick-match/<int:seek_id>/", quickmatch_api.QuickMatchDetailView.as_view(), name="api-quick-match-detail"),
     path("tables/", table_api.TableListView.as_view(), name="api-tables"),
     path("tables/invite/<str:code>/", table_api.TableByCodeView.as_view(), name="api-table-invite"),
     path("tables/<int:table_id>/", table_api.TableDetailView.as_view(), name="api-table"),

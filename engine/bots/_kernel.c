@@ -17,6 +17,8 @@ typedef uint64_t mask;
 #define NON_SPADES (SUIT(1) | SUIT(2) | SUIT(3))
 
 static mask ABOVE[52];
+/* A bid this high or higher marks a greedy trick-taker in kl_card: it always wants the trick (playout.GREEDY_BID). */
+#define GREEDY_BID 64
 
 static inline int popcount(mask m) { return __builtin_popcountll(m); }
 static inline int high(mask m) { return 63 - __builtin_clzll(m); }
@@ -106,11 +108,11 @@ static int kl_card(const mask *h, const mask *pub, int seat, int leader, const i
     for (int q = 0; q < 4; q++)
         if (q != seat) others |= h[q];
     int need = bids[seat] - won[seat];
-    int want = 0 < need && need <= left;
+    int want = (0 < need && need <= left) || bids[seat] >= GREEDY_BID;
     int needy = 0;
     for (int q = 0; q < 4; q++) {
         int nq = bids[q] - won[q];
-        if (q != seat && 0 < nq && nq <= left) needy |= 1 << q;
+        if (q != seat && ((0 < nq && nq <= left) || bids[q] >= GREEDY_BID)) needy |= 1 << q;
     }
     if (n == 0) {
         if (want || needy) {
@@ -295,10 +297,47 @@ typedef struct {
     int me, deal_number, bids[4], pe_bids[4], totals[4], nsteps;
     mask allowed[4], played_by[4];
     double sigma, bid_miss, play_miss;
+    /* the fitted style of each seat (opponents.py), when has_style: bid shift, bid miss, heuristic and greedy
+     * shares of its play (the rest is uniform over its legal cards) */
+    int has_style;
+    double shift[4], bmiss[4], ph[4], pg[4];
     step steps[MAX_STEPS];
 } seat_model;
 
+static double styled_factor(const seat_model *m, int seat, mask hand) {
+    double w = 1.0;
+    int b = m->bids[seat];
+    if (b >= 0) {
+        double est = estimate_tricks(hand | m->played_by[seat]);
+        double diff = b + 0.4 - est * BID_FACTOR - m->shift[seat];
+        w = exp(-diff * diff / (2 * m->sigma * m->sigma)) + 0.02;
+        if (m->bmiss[seat] < 1.0 && bid_for(est, seat, m->totals, m->deal_number) + (int)lround(m->shift[seat]) != b)
+            w *= m->bmiss[seat];
+    }
+    int gb[4];
+    for (int q = 0; q < 4; q++) gb[q] = m->pe_bids[q];
+    gb[seat] = GREEDY_BID;
+    for (int i = 0; i < m->nsteps; i++) {
+        const step *st = &m->steps[i];
+        if (st->seat != seat) continue;
+        mask then = hand | st->since;
+        mask lg = legal_mask(then, st->trick, st->n, st->first);
+        if (!(lg & (lg - 1))) continue;
+        mask h[4] = {0, 0, 0, 0};
+        h[seat] = then;
+        h[(seat + 1) & 3] = st->left & ~then;
+        double lik = (1.0 - m->ph[seat] - m->pg[seat]) / popcount(lg);
+        if (kl_card(h, st->pub, seat, st->leader, st->trick, st->n, st->won, m->pe_bids, st->first) == st->card)
+            lik += m->ph[seat];
+        if (kl_card(h, st->pub, seat, st->leader, st->trick, st->n, st->won, gb, st->first) == st->card)
+            lik += m->pg[seat];
+        w *= lik;
+    }
+    return w;
+}
+
 static double seat_factor(const seat_model *m, int seat, mask hand) {
+    if (m->has_style) return styled_factor(m, seat, hand);
     double w = 1.0;
     int b = m->bids[seat];
     if (b >= 0) {
@@ -446,12 +485,26 @@ static int read_ints4(PyObject *seq, int *out, const char *what) {
 
 /* refine(worlds, allowed, played_by, bids, totals, meta, sigma, bid_miss, play_miss, steps, seed) -> worlds */
 static PyObject *py_refine(PyObject *self, PyObject *args) {
-    PyObject *wo, *ao, *po, *bo, *to, *mo;
+    PyObject *wo, *ao, *po, *bo, *to, *mo, *so = Py_None;
     int nprop;
     unsigned long long seed;
     seat_model m;
-    if (!PyArg_ParseTuple(args, "OOOOOOdddiK", &wo, &ao, &po, &bo, &to, &mo, &m.sigma, &m.bid_miss, &m.play_miss,
-                          &nprop, &seed)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOOOOOdddiK|O", &wo, &ao, &po, &bo, &to, &mo, &m.sigma, &m.bid_miss, &m.play_miss,
+                          &nprop, &seed, &so)) return NULL;
+    m.has_style = so != Py_None;
+    if (m.has_style) {
+        PyObject *sf = PySequence_Fast(so, "style");
+        if (!sf) return NULL;
+        if (PySequence_Fast_GET_SIZE(sf) != 16) { Py_DECREF(sf); PyErr_SetString(PyExc_ValueError, "style: 16 numbers"); return NULL; }
+        for (int q = 0; q < 4; q++) {
+            m.shift[q] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(sf, 4 * q));
+            m.bmiss[q] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(sf, 4 * q + 1));
+            m.ph[q] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(sf, 4 * q + 2));
+            m.pg[q] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(sf, 4 * q + 3));
+        }
+        Py_DECREF(sf);
+        if (PyErr_Occurred()) return NULL;
+    }
     if (read_masks(ao, m.allowed, "allowed") < 0 || read_masks(po, m.played_by, "played_by") < 0) return NULL;
     if (read_ints4(bo, m.bids, "bids") < 0 || read_ints4(to, m.totals, "totals") < 0) return NULL;
     for (int q = 0; q < 4; q++) {
@@ -551,12 +604,156 @@ static PyObject *py_bid_for(PyObject *self, PyObject *args) {
     return PyLong_FromLong(bid_for(est, me, totals, deal));
 }
 
+/* ismcts(worlds, leader, trick, won, first, iterations, exploration, seed) -> [(card, visits)] of the root:
+ * engine/bots/ismcts.py's py_ismcts step for step (the same SplitMix64 draws, the same node order). */
+typedef struct { int card, seat, child, sibling, visits, avail; double reward; } is_node;
+
+static PyObject *py_ismcts(PyObject *self, PyObject *args) {
+    PyObject *wo, *to, *wno;
+    int leader0, first0, iterations;
+    double expl;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "OiOOpidK", &wo, &leader0, &to, &wno, &first0, &iterations, &expl, &seed)) return NULL;
+    int trick0[4], won0[4];
+    int n0 = read_ints(to, trick0, 3, "trick");
+    if (n0 < 0 || check_cards(trick0, n0) < 0) return NULL;
+    if (read_ints4(wno, won0, "won") < 0) return NULL;
+    if (leader0 < 0 || leader0 > 3 || iterations < 0) { PyErr_SetString(PyExc_ValueError, "bad leader or iterations"); return NULL; }
+    PyObject *wf = PySequence_Fast(wo, "worlds");
+    if (!wf) return NULL;
+    Py_ssize_t nw = PySequence_Fast_GET_SIZE(wf);
+    if (nw < 1) { Py_DECREF(wf); PyErr_SetString(PyExc_ValueError, "no world"); return NULL; }
+    mask *worlds = PyMem_Malloc(sizeof(mask) * 4 * (size_t)nw);
+    is_node *nodes = PyMem_Malloc(sizeof(is_node) * ((size_t)iterations + 1));
+    if (!worlds || !nodes) { PyMem_Free(worlds); PyMem_Free(nodes); Py_DECREF(wf); return PyErr_NoMemory(); }
+    for (Py_ssize_t i = 0; i < nw; i++) {
+        if (read_masks(PySequence_Fast_GET_ITEM(wf, i), worlds + 4 * i, "world") < 0) {
+            PyMem_Free(worlds); PyMem_Free(nodes); Py_DECREF(wf); return NULL;
+        }
+    }
+    Py_DECREF(wf);
+    splitmix rng = {seed};
+    int count = 1;
+    nodes[0] = (is_node){-1, -1, -1, -1, 0, 0, 0.0};
+    int path[64];
+    for (int it = 0; it < iterations; it++) {
+        mask h[4];
+        int t[4], w[4], n = n0, lead = leader0, f = first0;
+        for (int q = 0; q < 4; q++) { h[q] = worlds[4 * (it % nw) + q]; w[q] = won0[q]; }
+        for (int i = 0; i < n0; i++) t[i] = trick0[i];
+        int seat = (lead + n) & 3, node = 0, np = 0, in_tree = 1, bad = 0;
+        for (;;) {
+            if (n == 0 && !h[seat]) break;
+            mask lg = legal_mask(h[seat], t, n, f);
+            if (!lg) { bad = 1; break; }
+            int c;
+            if (in_tree) {
+                mask untried = lg;
+                for (int ch = nodes[node].child; ch >= 0; ch = nodes[ch].sibling)
+                    if (lg >> nodes[ch].card & 1) { untried &= ~((mask)1 << nodes[ch].card); nodes[ch].avail++; }
+                if (untried) {
+                    c = nth_card(untried, sm_below(&rng, popcount(untried)));
+                    int nn = count++;
+                    nodes[nn] = (is_node){c, seat, -1, nodes[node].child, 0, 1, 0.0};
+                    nodes[node].child = nn;
+                    path[np++] = nn;
+                    in_tree = 0;
+                } else {
+                    int best = -1;
+                    double best_v = -INFINITY;
+                    for (int ch = nodes[node].child; ch >= 0; ch = nodes[ch].sibling) {
+                        if (!(lg >> nodes[ch].card & 1)) continue;
+                        double v = nodes[ch].reward / nodes[ch].visits
+                                   + expl * sqrt(log((double)nodes[ch].avail) / nodes[ch].visits);
+                        if (v > best_v) { best = ch; best_v = v; }
+                    }
+                    node = best;
+                    path[np++] = node;
+                    c = nodes[node].card;
+                }
+            } else {
+                c = nth_card(lg, sm_below(&rng, popcount(lg)));
+            }
+            h[seat] ^= (mask)1 << c;
+            t[n++] = c;
+            if (n == 4) {
+                lead = (lead + trick_winner_index(t, 4)) & 3;
+                w[lead]++;
+                seat = lead;
+                n = 0;
+                f = 0;
+            } else {
+                seat = (seat + 1) & 3;
+            }
+        }
+        if (bad) { PyMem_Free(worlds); PyMem_Free(nodes); PyErr_SetString(PyExc_ValueError, "hands of unequal size"); return NULL; }
+        for (int i = 0; i < np; i++) { nodes[path[i]].visits++; nodes[path[i]].reward += w[nodes[path[i]].seat] / 13.0; }
+    }
+    PyObject *out = PyList_New(0);
+    for (int ch = nodes[0].child; out && ch >= 0; ch = nodes[ch].sibling) {
+        PyObject *item = Py_BuildValue("(ii)", nodes[ch].card, nodes[ch].visits);
+        if (!item || PyList_Append(out, item) < 0) { Py_XDECREF(item); Py_DECREF(out); out = NULL; break; }
+        Py_DECREF(item);
+    }
+    PyMem_Free(worlds);
+    PyMem_Free(nodes);
+    if (out && PyList_Sort(out) < 0) { Py_DECREF(out); return NULL; }
+    return out;
+}
+
+/* play_out_mixed(hands, pub, leader, trick, won, bids, first, noise, seed) -> tricks won: play_out, but seat q
+ * plays a uniformly random legal card with probability noise[q] (playout.py's py_play_out_mixed, draw for draw). */
+static PyObject *py_play_out_mixed(PyObject *self, PyObject *args) {
+    PyObject *ho, *po, *to, *wo, *bo, *no;
+    int leader, first, t[4], w[4], bids[4];
+    unsigned long long seed;
+    mask h[4], p[4];
+    double noise[4];
+    if (!PyArg_ParseTuple(args, "OOiOOOpOK", &ho, &po, &leader, &to, &wo, &bo, &first, &no, &seed)) return NULL;
+    int n = read_position(ho, po, to, wo, bo, h, p, t, w, bids);
+    if (n < 0) return NULL;
+    if (leader < 0 || leader > 3) { PyErr_SetString(PyExc_ValueError, "a seat is 0..3"); return NULL; }
+    PyObject *nf = PySequence_Fast(no, "noise");
+    if (!nf) return NULL;
+    if (PySequence_Fast_GET_SIZE(nf) != 4) { Py_DECREF(nf); PyErr_SetString(PyExc_ValueError, "noise: 4 values"); return NULL; }
+    for (int q = 0; q < 4; q++) noise[q] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(nf, q));
+    Py_DECREF(nf);
+    if (PyErr_Occurred()) return NULL;
+    splitmix rng = {seed};
+    int seat = (leader + n) & 3;
+    for (int guard = 0; guard < 52; guard++) {
+        if (n == 0 && !h[seat]) break;
+        mask lg = legal_mask(h[seat], t, n, first);
+        if (!lg) { PyErr_SetString(PyExc_ValueError, "hands of unequal size"); return NULL; }
+        int c;
+        if (noise[seat] > 0 && sm_uniform(&rng) < noise[seat]) c = nth_card(lg, sm_below(&rng, popcount(lg)));
+        else c = kl_card(h, p, seat, leader, t, n, w, bids, first);
+        p[seat] &= ~forbidden_by_play(t, n, c, first);
+        h[seat] ^= (mask)1 << c;
+        t[n++] = c;
+        if (n == 4) {
+            int winner = (leader + trick_winner_index(t, 4)) & 3;
+            w[winner]++;
+            leader = seat = winner;
+            n = 0;
+            first = 0;
+        } else {
+            seat = (seat + 1) & 3;
+        }
+    }
+    return Py_BuildValue("[iiii]", w[0], w[1], w[2], w[3]);
+}
+
 static PyMethodDef methods[] = {
     {"kl_card", py_kl_card, METH_VARARGS, "kl_card(h, pub, seat, leader, trick, won, bids, first) -> card"},
     {"play_out", py_play_out, METH_VARARGS, "play_out(hands, pub, leader, trick, won, bids, first) -> tricks won"},
     {"refine", py_refine, METH_VARARGS,
-     "refine(worlds, allowed, played_by, bids, totals, meta, sigma, bid_miss, play_miss, steps, seed) -> worlds"},
+     "refine(worlds, allowed, played_by, bids, totals, meta, sigma, bid_miss, play_miss, steps, seed, style=None) -> worlds"},
     {"estimate_tricks", py_estimate_tricks, METH_VARARGS, "estimate_tricks(hand) -> tricks"},
+    {"ismcts", py_ismcts, METH_VARARGS,
+     "ismcts(worlds, leader, trick, won, first, iterations, exploration, seed) -> [(card, visits)]"},
+    {"play_out_mixed", py_play_out_mixed, METH_VARARGS,
+     "play_out_mixed(hands, pub, leader, trick, won, bids, first, noise, seed) -> tricks won"},
     {"bid_for", py_bid_for, METH_VARARGS, "bid_for(est, me, totals, deal_number) -> bid"},
     {NULL, NULL, 0, NULL},
 };

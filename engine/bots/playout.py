@@ -27,6 +27,10 @@ from .heuristic import strength
 from .inference import forbidden_by_play
 
 NS = ((1 << 52) - 1) & ~SPADES_MASK
+#: A bid this high or higher, given to :func:`kl_card` for a seat, makes it a greedy trick-taker: it always
+#: wants the trick (and the others treat it as a seat that needs tricks).  Only the policy reads it: the
+#: scores of a play-out are counted on the real bids (the opponent models of :mod:`.opponents`).
+GREEDY_BID = 64
 _SIDE = (1, 2, 3)
 
 
@@ -65,6 +69,73 @@ def py_play_out(
             first = False
         else:
             seat = (seat + 1) & 3
+
+
+_M64 = (1 << 64) - 1
+
+
+class SplitMix64:
+    """A small, fast generator that C and Python compute bit for bit alike (Steele, Lea and Flood, 2014)."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & _M64
+
+    def next(self) -> int:
+        self.state = z = (self.state + 0x9E3779B97F4A7C15) & _M64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """An integer in ``0 .. n-1`` (Lemire's multiply-shift on the top 32 bits)."""
+        return ((self.next() >> 32) * n) >> 32
+
+    def uniform(self) -> float:
+        """A float in ``[0, 1)`` from the top 53 bits."""
+        return (self.next() >> 11) * (1.0 / 9007199254740992.0)
+
+
+def py_play_out_mixed(
+    hands: Sequence[int], pub: Sequence[int], leader: int, trick: Sequence[int], won: Sequence[int],
+    bids: Sequence[int], first: bool, noise: Sequence[float], seed: int,
+) -> list[int]:
+    """:func:`py_play_out`, but seat ``q`` plays a uniformly random legal card with probability ``noise[q]``
+    (a seat whose fitted style is partly unlike any policy we know, :mod:`.opponents`); SplitMix64 draws from
+    ``seed``, one uniform per card of a noisy seat and one more for a random card, as the kernel draws them."""
+    rng = SplitMix64(seed)
+    h = list(hands)
+    p = list(pub)
+    w = list(won)
+    t = list(trick)
+    seat = (leader + len(t)) & 3
+    while True:
+        if not t and not h[seat]:
+            return w
+        if noise[seat] > 0 and rng.uniform() < noise[seat]:
+            lg = legal_mask(h[seat], t, first)
+            c = _nth(lg, rng.below(lg.bit_count()))
+        else:
+            c = py_kl_card(h, p, seat, leader, t, w, bids, first)
+        p[seat] &= ~forbidden_by_play(t, c, first)
+        h[seat] ^= 1 << c
+        t.append(c)
+        if len(t) == 4:
+            winner = (leader + trick_winner_index(t)) & 3
+            w[winner] += 1
+            leader = winner
+            seat = winner
+            t = []
+            first = False
+        else:
+            seat = (seat + 1) & 3
+
+
+def _nth(m: int, i: int) -> int:
+    for _ in range(i):
+        m &= m - 1
+    return (m & -m).bit_length() - 1
 
 
 def utility(
@@ -127,10 +198,10 @@ def py_kl_card(
         if q != seat:
             others |= h[q]
     need = bids[seat] - won[seat]
-    want = 0 < need <= left
+    want = 0 < need <= left or bids[seat] >= GREEDY_BID
     needy = 0
     for q in range(4):
-        if q != seat and 0 < bids[q] - won[q] <= left:
+        if q != seat and (0 < bids[q] - won[q] <= left or bids[q] >= GREEDY_BID):
             needy |= 1 << q
     if not trick:
         if want or needy:
@@ -258,3 +329,4 @@ KERNEL = _KERNEL is not None
 KERNEL_MODULE = _KERNEL
 play_out: _PlayOut = _KERNEL.play_out if _KERNEL else py_play_out
 kl_card: _KlCard = _KERNEL.kl_card if _KERNEL else py_kl_card
+play_out_mixed: Callable[..., list[int]] = _KERNEL.play_out_mixed if _KERNEL else py_play_out_mixed

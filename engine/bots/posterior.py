@@ -33,7 +33,7 @@ from ..views import PlayerView
 from .evaluation import estimate_tricks, expected_bid
 from .heuristic import bid_for
 from .inference import BID_SIGMA, deal_plays, forbidden_by_play
-from .playout import KERNEL_MODULE, kl_card
+from .playout import GREEDY_BID, KERNEL_MODULE, SplitMix64, kl_card
 
 #: Play evidence reads at most this many of the other seats' latest plays of the deal.
 DEFAULT_PLAY_HORIZON = 39
@@ -41,32 +41,6 @@ DEFAULT_PLAY_HORIZON = 39
 #: One earlier play of another seat: (card, leader, trick before, tricks won before, first trick, the
 #: table's readings before, cards not yet played before, cards that seat played from there on).
 _Step = tuple[int, int, tuple[int, ...], tuple[int, ...], bool, tuple[int, ...], int, int]
-
-_M64 = (1 << 64) - 1
-
-
-class SplitMix64:
-    """A small, fast generator that C and Python compute bit for bit alike (Steele, Lea and Flood, 2014)."""
-
-    __slots__ = ("state",)
-
-    def __init__(self, seed: int) -> None:
-        self.state = seed & _M64
-
-    def next(self) -> int:
-        self.state = z = (self.state + 0x9E3779B97F4A7C15) & _M64
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
-        return z ^ (z >> 31)
-
-    def below(self, n: int) -> int:
-        """An integer in ``0 .. n-1`` (Lemire's multiply-shift on the top 32 bits)."""
-        return ((self.next() >> 32) * n) >> 32
-
-    def uniform(self) -> float:
-        """A float in ``[0, 1)`` from the top 53 bits."""
-        return (self.next() >> 11) * (1.0 / 9007199254740992.0)
-
 
 class PlayEvidence:
     """The other seats' earlier cards of the deal as soft evidence about their hands.
@@ -184,6 +158,7 @@ class SeatModel:
     def __init__(
         self, view: PlayerView, played_by: Sequence[int], allowed: Sequence[int], sigma: float = BID_SIGMA,
         bid_miss: float = 1.0, play_miss: float = 1.0, horizon: int = DEFAULT_PLAY_HORIZON,
+        style: Sequence[Sequence[float]] | None = None,
     ) -> None:
         assert view.seat is not None
         self.me = view.seat
@@ -195,7 +170,11 @@ class SeatModel:
         self.sigma = sigma
         self.bid_miss = bid_miss
         self.play_miss = play_miss
-        self.evidence = PlayEvidence(view, play_miss, horizon) if play_miss < 1.0 else None
+        #: per seat (bid shift, bid miss, heuristic share, greedy share) fitted by :mod:`.opponents`, or None
+        self.style = [tuple(x) for x in style] if style is not None else None
+        self.evidence: PlayEvidence | None = None
+        if self.style is not None or play_miss < 1.0:
+            self.evidence = PlayEvidence(view, play_miss if self.style is None else 0.5, horizon)
         self.cache: dict[tuple[int, int], float] = {}
 
     def factor(self, seat: int, hand: int) -> float:
@@ -207,6 +186,8 @@ class SeatModel:
         return w
 
     def _factor(self, seat: int, hand: int) -> float:
+        if self.style is not None:
+            return self._styled_factor(seat, hand, self.style[seat])
         w = 1.0
         b = self.bids[seat]
         if b >= 0:
@@ -220,10 +201,52 @@ class SeatModel:
                 w *= self.play_miss
         return w
 
+    def _styled_factor(self, seat: int, hand: int, style: Sequence[float]) -> float:
+        """The factor under the seat's fitted style: its bids shifted from the careful count (a miss of the
+        shifted heuristic bid costs its own ``bid miss``), each earlier card a mixture of the heuristic's
+        card, the greedy trick-taker's card and a uniform choice of its legal cards."""
+        shift, bmiss, ph, pg = style
+        w = 1.0
+        b = self.bids[seat]
+        if b >= 0:
+            est = estimate_tricks(hand | self.played_by[seat])
+            diff = b + 0.4 - expected_bid(est) - shift
+            w = math.exp(-diff * diff / (2 * self.sigma * self.sigma)) + 0.02
+            if bmiss < 1.0 and bid_for(est, seat, self.totals, self.deal_number) + _lround(shift) != b:
+                w *= bmiss
+        assert self.evidence is not None
+        pe_bids = self.evidence.bids
+        greedy = list(pe_bids)
+        greedy[seat] = GREEDY_BID
+        h = [0, 0, 0, 0]
+        other = (seat + 1) & 3
+        for c, leader, trick, won, first, pub, left, since in self.evidence.steps.get(seat, ()):
+            then = hand | since
+            lg = legal_mask(then, trick, first)
+            if not lg & (lg - 1):
+                continue
+            h[seat] = then
+            h[other] = left & ~then
+            lik = (1.0 - ph - pg) / lg.bit_count()
+            if kl_card(h, pub, seat, leader, trick, won, pe_bids, first) == c:
+                lik += ph
+            if kl_card(h, pub, seat, leader, trick, won, greedy, first) == c:
+                lik += pg
+            w *= lik
+        return w
+
     def packed(self) -> tuple[list[int], list[int], list[int], list[int], list[int], float, float, float]:
         steps = self.evidence.packed() if self.evidence is not None else []
         return (self.allowed, self.played_by, self.bids, self.totals, [self.me, self.deal_number] + steps,
                 self.sigma, self.bid_miss, self.play_miss)
+
+    def packed_style(self) -> list[float] | None:
+        return None if self.style is None else [float(x) for st in self.style for x in st]
+
+
+def _lround(x: float) -> int:
+    """Rounded half away from zero, as C's ``lround``."""
+    return int(math.copysign(math.floor(abs(x) + 0.5), x))
 
 
 def _nth_card(hand: int, i: int) -> int:
@@ -275,5 +298,9 @@ def refine(worlds: Sequence[Sequence[int]], model: SeatModel, steps: int, seed: 
     """:func:`py_refine`, in the C kernel when it is built (the same worlds, faster)."""
     if KERNEL_MODULE is None:
         return py_refine(worlds, model, steps, seed)
-    out: list[list[int]] = KERNEL_MODULE.refine([list(w) for w in worlds], *model.packed(), steps, seed)
+    style = model.packed_style()
+    if style is None:
+        out: list[list[int]] = KERNEL_MODULE.refine([list(w) for w in worlds], *model.packed(), steps, seed)
+    else:
+        out = KERNEL_MODULE.refine([list(w) for w in worlds], *model.packed(), steps, seed, style)
     return out

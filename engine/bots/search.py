@@ -41,17 +41,28 @@ import math
 import random
 from collections.abc import Sequence
 
-from ..cards import card_str, mask_cards
+from ..cards import FULL_DECK, card_str, mask_cards
 from ..match import Action, Bid, Play
 from ..rules import legal_mask, trick_winner_index
 from ..views import PlayerView
-from .heuristic import HeuristicBot, strength
+from .evaluation import estimate_tricks, expected_bid
+from .heuristic import HeuristicBot, bid_for, strength
 from .inference import BID_SIGMA, forbidden_by_play, knowledge
-from .playout import kl_card, play_out, utility
+from .opponents import Style, fit_styles, lround, style_rows
+from .playout import GREEDY_BID, SplitMix64, kl_card, play_out, play_out_mixed, utility
 from .posterior import DEFAULT_PLAY_HORIZON, PlayEvidence, SeatModel, bid_policy_weights, refine
 from .registry import register
-from .sampler import Infeasible, sample_worlds
-from .strong import BID_TRICK_BONUS, DEFAULT_BID_BUDGET, MIN_WORLDS, distinct_cards, resample, strong_bid
+from .sampler import Infeasible, sample_hands, sample_worlds
+from .strong import (
+    BID_TRICK_BONUS,
+    DEFAULT_BID_BUDGET,
+    MIN_WORLDS,
+    UNKNOWN,
+    bid_candidates,
+    distinct_cards,
+    resample,
+    strong_bid,
+)
 
 #: Simulations per card decision, shared among the distinct legal cards.
 DEFAULT_BUDGET = 720
@@ -73,6 +84,32 @@ DEFAULT_PLAY_MISS = 0.03
 DEFAULT_BID_MISS = 0.1
 #: Metropolis–Hastings proposals per kept world (:func:`.posterior.refine`; 0 is off).
 DEFAULT_MCMC_STEPS = 500
+
+#: A world's policy for the other seats: the bids their play reads (:data:`.playout.GREEDY_BID` for a seat drawn
+#: as a greedy trick-taker), each seat's share of uniformly random cards, and the seed of the play-out's draws.
+Policy = tuple[list[int], list[float], int]
+#: A fitted uniform share below this is played as none (a heuristic seat fits about 0.04 of it).
+MIN_NOISE = 0.1
+
+
+def draw_policy(bids: Sequence[int], styles: dict[int, Style], sm: SplitMix64) -> Policy:
+    """The other seats' policy in one world, drawn from their fitted styles: each plays the greedy trick-taker
+    with the greedy share of its non-uniform part, else the heuristic; and random cards at its uniform share."""
+    pbids = list(bids)
+    noise = [0.0, 0.0, 0.0, 0.0]
+    for s, st in styles.items():
+        if sm.uniform() * (st.heuristic + st.greedy) < st.greedy:
+            pbids[s] = GREEDY_BID
+        rest = 1.0 - st.heuristic - st.greedy
+        noise[s] = rest if rest >= MIN_NOISE else 0.0
+    return pbids, noise, sm.next()
+
+
+def _nth(m: int, i: int) -> int:
+    for _ in range(i):
+        m &= m - 1
+    return (m & -m).bit_length() - 1
+
 
 class _Node:
     """One own later decision: per representative card ``[weight sum, weighted reward sum, visits]``."""
@@ -127,10 +164,19 @@ class _Search:
         return best, best
 
     def simulate(self, hands: Sequence[int], pub: Sequence[int], leader: int, trick: Sequence[int],
-                 won: Sequence[int], first: bool, root_card: int) -> float:
-        """Play ``root_card`` in one sampled world, then the rest of the deal; the utility to the bot."""
+                 won: Sequence[int], first: bool, root_card: int, policy: Policy | None = None) -> float:
+        """Play ``root_card`` in one sampled world, then the rest of the deal; the utility to the bot.
+
+        With a ``policy`` (the other seats' fitted styles drawn for this world, :func:`draw_policy`) the others
+        play by it; the scores are counted on the real bids all the same."""
         me = self.me
         bids = self.bids
+        pbids: Sequence[int] = bids
+        noise: Sequence[float] = (0.0, 0.0, 0.0, 0.0)
+        sm: SplitMix64 | None = None
+        if policy is not None:
+            pbids, noise, seed = policy
+            sm = SplitMix64(seed)
         h = list(hands)
         p = list(pub)
         w = list(won)
@@ -155,10 +201,17 @@ class _Search:
             if not t and not h[seat]:
                 break
             if seat != me:
-                c = kl_card(h, p, seat, leader, t, w, bids, first)
+                if sm is not None and noise[seat] > 0 and sm.uniform() < noise[seat]:
+                    lg = legal_mask(h[seat], t, first)
+                    c = _nth(lg, sm.below(lg.bit_count()))
+                else:
+                    c = kl_card(h, p, seat, leader, t, w, pbids, first)
                 continue
             if decisions >= self.depth:
-                w = play_out(h, p, leader, t, w, bids, first)
+                if sm is not None:
+                    w = play_out_mixed(h, p, leader, t, w, pbids, first, noise, sm.next())
+                else:
+                    w = play_out(h, p, leader, t, w, bids, first)
                 break
             decisions += 1
             lg = legal_mask(h[me], t, first)
@@ -193,6 +246,7 @@ def search_values(
     sigma: float = BID_SIGMA, oversample: int = DEFAULT_OVERSAMPLE, play_miss: float = DEFAULT_PLAY_MISS,
     play_horizon: int = DEFAULT_PLAY_HORIZON, bid_miss: float = DEFAULT_BID_MISS,
     mcmc_steps: int = DEFAULT_MCMC_STEPS, max_worlds: int = MAX_WORLDS,
+    styles: dict[int, Style] | None = None, styled_belief: bool = True, styled_playouts: bool = True,
 ) -> dict[int, float]:
     """The weighted mean utility of each distinct legal card, its own later cards chosen by the search.
 
@@ -213,7 +267,8 @@ def search_values(
         if oversample > 1:
             worlds = resample(worlds, n_worlds, rng)
     if mcmc_steps > 0:
-        model = SeatModel(view, kn.played_by, kn.allowed, sigma, bid_miss, play_miss, play_horizon)
+        rows = style_rows(view, styles) if styles is not None and styled_belief else None
+        model = SeatModel(view, kn.played_by, kn.allowed, sigma, bid_miss, play_miss, play_horizon, rows)
         worlds = [(hands, 1.0) for hands in refine([h for h, _ in worlds], model, mcmc_steps, rng.getrandbits(64))]
     search = _Search(me, [b or 0 for b in view.bids], view.totals, view.deal_number, depth, expand_after,
                      exploration)
@@ -221,22 +276,81 @@ def search_values(
     total_w = 0.0
     trick = list(view.trick)
     won = list(view.tricks_won)
+    sm = SplitMix64(rng.getrandbits(64)) if styles is not None and styled_playouts else None
     for hands, weight in worlds:
         total_w += weight
+        policy = draw_policy(search.bids, styles, sm) if styles is not None and sm is not None else None
         for c in legal:
             values[c] += weight * search.simulate(hands, kn.public, view.trick_leader, trick, won,
-                                                  view.first_trick, c)
+                                                  view.first_trick, c, policy)
     if total_w > 0:
         for c in values:
             values[c] /= total_w
     return values
 
 
+def styled_bid(
+    view: PlayerView, rng: random.Random, styles: dict[int, Style], budget: int = DEFAULT_BID_BUDGET,
+    bonus: float = BID_TRICK_BONUS, playouts: bool = True,
+) -> int:
+    """:func:`.strong.strong_bid` with the other seats as they have been playing (:mod:`.opponents`).
+
+    The bids already made are read with each seat's fitted shift from the careful count, the bidders still to
+    come bid the heuristic's bid plus their shift, and with ``playouts`` the others play each simulated deal by
+    their fitted styles (greedy or heuristic, random cards at their uniform share).  Ties to the lower bid."""
+    assert view.seat is not None
+    me = view.seat
+    cands = bid_candidates(view)
+    n_worlds = max(MIN_WORLDS, budget // len(cands))
+    unseen = FULL_DECK & ~view.hand
+    seats = [s for s in range(4) if s != me]
+    allowed = [unseen] * 4
+    counts = [13] * 4
+    leader = (view.dealer + 1) % 4
+    last = view.deal_number == 5
+    sm = SplitMix64(rng.getrandbits(64))
+    values = dict.fromkeys(cands, 0.0)
+    total_w = 0.0
+    for _ in range(n_worlds):
+        hands = sample_hands(unseen, allowed, counts, seats, rng)
+        hands[me] = view.hand
+        weight = 1.0
+        bids = [0, 0, 0, 0]
+        for s in seats:
+            est = estimate_tricks(hands[s])
+            shift = styles[s].shift
+            b = view.bids[s]
+            if b is not None:
+                diff = b + 0.4 - expected_bid(est) - shift
+                weight *= math.exp(-diff * diff / 2.0) + 0.02
+                bids[s] = b
+            else:
+                bids[s] = max(1, min(13, bid_for(est, s, view.totals, view.deal_number) + lround(shift)))
+        total_w += weight
+        extra = rng.random() < bonus
+        pbids, noise, seed = draw_policy(bids, styles, sm) if playouts else (bids, [0.0] * 4, 0)
+        for b in cands:
+            bids[me] = b
+            pbids[me] = b
+            won = play_out_mixed(hands, UNKNOWN, leader, [], [0, 0, 0, 0], pbids, True, noise, seed)
+            if extra and won[me] < 13:
+                top = max(seats, key=lambda s: won[s])
+                won[top] -= 1
+                won[me] += 1
+            values[b] += weight * utility(me, bids, won, view.totals, last, view.deal_number)
+    if total_w > 0:
+        for b in values:
+            values[b] /= total_w
+    return max(values, key=lambda b: (round(values[b], 6), -b))
+
+
 class SearchBot:
     """Sampled worlds, every legal card tried in each, and a tree over its own later decisions.
 
-    Registered as ``strong``, the ``hard`` level: against three heuristics it wins 57.7% of 800 duplicate
-    matches with a margin of +5.27 a match (``strong-v1``: 48.8%, +3.36 on the same deals; docs/bots.md).
+    With its defaults it is ``strong-v2`` (the ``hard`` level until 2026-12-03): against three heuristics it wins
+    57.7% of 800 duplicate matches with a margin of +5.27 a match (``strong-v1``: 48.8%, +3.36 on the same
+    deals; docs/bots.md).  With ``models`` it reads the other seats by the styles fitted to their play in the
+    match's finished deals (:mod:`.opponents`): ``strong``, the ``hard`` level, is ``models="bpd"``.
     """
 
     name = "strong"
@@ -248,7 +362,10 @@ class SearchBot:
         play_miss: float = DEFAULT_PLAY_MISS, play_horizon: int = DEFAULT_PLAY_HORIZON,
         bid_bonus: float = BID_TRICK_BONUS, bid_miss: float = DEFAULT_BID_MISS,
         mcmc_steps: int = DEFAULT_MCMC_STEPS, max_worlds: int = MAX_WORLDS, bid_standings: bool = True,
+        models: str = "",
     ) -> None:
+        #: which uses of the opponent models are on: ``b`` the belief, ``p`` the play-outs, ``d`` the bid
+        self.models = models
         self.bid_standings = bid_standings
         self.mcmc_steps = mcmc_steps
         self.max_worlds = max_worlds
@@ -268,7 +385,11 @@ class SearchBot:
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         assert view.seat is not None
         try:
+            styles = fit_styles(view) if self.models and view.deals else None
             if view.legal_bids:
+                if styles is not None and "d" in self.models:
+                    return Bid(view.seat, styled_bid(view, rng, styles, self.bid_budget, self.bid_bonus,
+                                                     "p" in self.models))
                 return Bid(view.seat, strong_bid(view, rng, self.bid_budget, oversample=self.bid_oversample,
                                                  bonus=self.bid_bonus, standings=self.bid_standings))
             legal = mask_cards(view.legal_cards)
@@ -276,11 +397,15 @@ class SearchBot:
                 return Play(view.seat, card_str(legal[0]))
             values = search_values(view, rng, self.budget, self.depth, self.expand_after, self.exploration,
                                    self.sigma, self.oversample, self.play_miss, self.play_horizon,
-                                   self.bid_miss, self.mcmc_steps, self.max_worlds)
+                                   self.bid_miss, self.mcmc_steps, self.max_worlds, styles,
+                                   "b" in self.models, "p" in self.models)
             card = max(values, key=lambda c: (round(values[c], 6), -strength(c)))
             return Play(view.seat, card_str(card))
         except Infeasible:
             return HeuristicBot().choose(view, rng)
 
 
-register("strong", SearchBot)
+#: What ``strong`` adds to ``strong-v2``: the opponent models in its belief, its play-outs and its bid.
+STRONG_MODELS = "bpd"
+register("strong", lambda: SearchBot(models=STRONG_MODELS))
+register("strong-v2", SearchBot)

@@ -2,7 +2,9 @@
 
 Messages to the client: ``{"type": "notice", "kind": ..., "match_id": ..., "seq": ..., "deadline": ...}``
 (your turn, reminder, autopilot moved, seat handed over) and ``{"type": "lobby", "table_id": ...}``
-(a table changed: refetch the lobby). Group messages hold ids and times only, never cards.
+(a table changed: refetch the lobby), ``{"type": "here", "playing", "waiting"}`` (who is here, when it changed),
+``{"type": "matched", "match_id"}`` (a quick-match seek was seated). Group messages hold ids and times only,
+never cards.
 
 The socket follows the account (``games.accounts.sockets``): it closes (code 4401) when its token is revoked,
 its session logs out or the account is deactivated.
@@ -51,6 +53,10 @@ class UserConsumer(FollowsAccount, AsyncJsonWebsocketConsumer):  # type: ignore[
 
     async def user_notice(self, event: dict[str, Any]) -> None:
         await self.deliver(event["payload"])
+
+    async def lobby_here(self, event: dict[str, Any]) -> None:
+        """Who is here (``games.quickmatch``): people playing and waiting now."""
+        await self.deliver({"type": "here", "playing": event.get("playing"), "waiting": event.get("waiting")})
 
     async def lobby_updated(self, event: dict[str, Any]) -> None:
         await self.deliver({"type": "lobby", "table_id": event.get("table_id")})

@@ -16,6 +16,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
@@ -27,7 +28,7 @@ from games.errors import GameError, MatchNotFound, TableConflict
 
 from . import botchain, deadlines, store
 from .events import NoticeDue
-from .models import Action, Match, Presence, Seat
+from .models import Action, Match, Mute, Presence, Seat
 from .reads import PRESENCE_MAX_AGE
 from .write import ACTIVE, MatchWrite, match_write
 
@@ -107,6 +108,7 @@ def create_match(
     state = engine.new_match(seed)
     bot_names = list(settings.CALLBREAK_BOT_NAMES)
     programs = account_reads.bot_account_ids({spec.user.pk for spec in seats if spec.user is not None})
+    bank = deadlines.deal_bank(move_seconds)
     with transaction.atomic():
         match = Match.objects.create(
             seed=seed, seed_commitment=state.seed_commitment, bot_seed=secrets.token_hex(16), seq=state.version,
@@ -115,7 +117,8 @@ def create_match(
         for index, spec in enumerate(seats):
             if spec.user is not None:
                 Seat.objects.create(match=match, index=index, kind=Seat.Kind.HUMAN, user=spec.user,
-                                    name=spec.user.get_username(), bot_account=spec.user.pk in programs)
+                                    name=spec.user.get_username(), bot_account=spec.user.pk in programs,
+                                    bank_seconds=bank)
             else:
                 Seat.objects.create(match=match, index=index, kind=Seat.Kind.BOT, bot=check_bot_level(spec.bot),
                                     name=bot_names[index % len(bot_names)])
@@ -313,3 +316,45 @@ def presence_leave(channel_name: str) -> None:
 def forget_stale_presence() -> int:
     """Beat's sweep: presence no socket renewed for ``PRESENCE_MAX_AGE`` (its process died) is forgotten."""
     return Presence.objects.filter(seen_at__lt=timezone.now() - PRESENCE_MAX_AGE).delete()[0]
+
+
+# --- emotes: a fixed set, nothing to moderate ---------------------------------------------------------
+
+#: The emotes a seat may show (the page draws and names each); nothing else is ever relayed.
+EMOTES = ("hello", "well_played", "thanks", "oops", "wow", "thinking")
+
+
+def check_emote(user_id: int, match_id: int, emote: object) -> str:
+    """An emote a seated person may show now: one of ``EMOTES``, at most ``EMOTE_LIMIT`` in ``EMOTE_WINDOW``
+    seconds per person and match (counted in the cache, so every socket of the person shares the count)."""
+    if not isinstance(emote, str) or emote not in EMOTES:
+        raise GameError("bad_emote", f"An emote is one of: {', '.join(EMOTES)}.", emotes=list(EMOTES))
+    window = float(settings.EMOTE_WINDOW)
+    slot = int(time.time() // window)
+    key = f"emote:{match_id}:{user_id}:{slot}"
+    cache.add(key, 0, timeout=int(window) + 1)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.add(key, 1, timeout=int(window) + 1)
+        count = 1
+    if count > int(settings.EMOTE_LIMIT):
+        wait = max(1, int((slot + 1) * window - time.time()) + 1)
+        raise GameError("throttled", f"At most {settings.EMOTE_LIMIT} emotes per {window:g} seconds.",
+                        retry_after=wait)
+    return emote
+
+
+def set_mute(user_id: int, match_id: int, seat_index: object, muted: bool) -> int:
+    """Mute (or unmute) the person at ``seat_index`` of a match both sit at: their emotes no longer reach
+    ``user_id`` anywhere. Returns their user id."""
+    if isinstance(seat_index, bool) or not isinstance(seat_index, int) or not 0 <= seat_index <= 3:
+        raise GameError("bad_seat", "A seat is 0, 1, 2 or 3.")
+    seat = Seat.objects.filter(match_id=match_id, index=seat_index, kind=Seat.Kind.HUMAN).first()
+    if seat is None or seat.user_id is None or seat.user_id == user_id:
+        raise GameError("bad_seat", "Only another person at this table can be muted.")
+    if muted:
+        Mute.objects.get_or_create(user_id=user_id, muted_id=seat.user_id)
+    else:
+        Mute.objects.filter(user_id=user_id, muted_id=seat.user_id).delete()
+    return seat.user_id

@@ -10,6 +10,11 @@ again, and act with ``{"seq": n, "bid": b}`` / ``{"seq": n, "card": "QH"}`` (``"
 command, checks, error codes and rate limits as ``POST /api/matches/{id}/actions/``, answered with
 ``{"type": "accepted", "seq": n}`` and the view, or ``{"type": "error", "code", "detail"}``.
 
+Emotes: a seat sends ``{"type": "emote", "emote": "wow"}`` (one of ``commands.EMOTES``, rate limited); every
+socket on the match gets ``{"type": "emote", "seat": n, "emote": "wow"}`` unless its person muted the sender.
+``{"type": "mute", "seat": n, "muted": true}`` mutes (or unmutes) the person at seat n, at every table; the
+socket answers, and says on connect, ``{"type": "mutes", "seats": [...]}`` (the seats muted here).
+
 The socket follows the account (``games.accounts.sockets``): it closes (code 4401) when its token is revoked,
 its session logs out or the account is deactivated, and sends nothing after that.
 """
@@ -29,7 +34,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
 import engine
-from games import metrics, throttles
+from games import metrics, outbox, throttles
 from games.accounts.sockets import FollowsAccount
 from games.errors import GameError, MatchNotFound
 from games.groups import match_group
@@ -61,6 +66,8 @@ class MatchConsumer(FollowsAccount, AsyncJsonWebsocketConsumer):  # type: ignore
     state: engine.MatchState | None = None
     present: bool = False
     presence_renewal: asyncio.Task[None] | None = None
+    muted: frozenset[int] = frozenset()  # the people whose emotes this socket's person does not see
+    people: dict[int, int]  # seat -> user id of the people at the match
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -85,6 +92,10 @@ class MatchConsumer(FollowsAccount, AsyncJsonWebsocketConsumer):  # type: ignore
         self.present = True
         self.presence_renewal = asyncio.create_task(self._renew_presence())
         await self.send_view()
+        self.people = await database_sync_to_async(_people_at)(self.match_id)
+        self.muted = frozenset(await database_sync_to_async(reads.muted_by)(user.pk))
+        if self.muted & set(self.people.values()):
+            await self._send_mutes()
 
     async def _renew_presence(self) -> None:
         """Renew this socket's presence now and then, so beat's sweep forgets the presence of a socket whose
@@ -121,6 +132,10 @@ class MatchConsumer(FollowsAccount, AsyncJsonWebsocketConsumer):  # type: ignore
             await self.send_view(force=True)
         elif kind == "action":
             await self.act(content)
+        elif kind == "emote":
+            await self.emote(content.get("emote"))
+        elif kind == "mute":
+            await self.mute(content.get("seat"), content.get("muted", True))
         else:
             await self.send_json({"type": "error", "code": "bad_message",
                                   "detail": 'Send {"seq": n, "bid": b} or {"seq": n, "card": "QH"} to act, '
@@ -173,6 +188,39 @@ class MatchConsumer(FollowsAccount, AsyncJsonWebsocketConsumer):  # type: ignore
         actions = [action.to_json() for action in state.actions[since:]]
         return [{"type": "accepted", "seq": since + 1},
                 {"type": "match", "match": view, "since": since, "actions": actions}]
+
+    async def emote(self, emote: object) -> None:
+        """Show an emote beside my seat on every socket of the match (checked and counted first)."""
+        user = self.scope["user"]
+        try:
+            checked = await database_sync_to_async(commands.check_emote)(user.pk, self.match_id, emote)
+        except GameError as err:
+            await self.send_json({"type": "error", "about": "emote", "code": err.code, "detail": err.detail,
+                                  **err.extra})
+            return
+        await outbox.group_send_async(self.channel_layer, match_group(self.match_id), {
+            "type": "match.emote", "seat": self.seat, "emote": checked, "user_id": user.pk})
+
+    async def mute(self, seat: object, muted: object) -> None:
+        user = self.scope["user"]
+        try:
+            other = await database_sync_to_async(commands.set_mute)(user.pk, self.match_id, seat, muted is not False)
+        except GameError as err:
+            await self.send_json({"type": "error", "about": "mute", "code": err.code, "detail": err.detail,
+                                  **err.extra})
+            return
+        self.muted = self.muted - {other} if muted is False else self.muted | {other}
+        await self._send_mutes()
+
+    async def _send_mutes(self) -> None:
+        seats = sorted(seat for seat, user_id in getattr(self, "people", {}).items() if user_id in self.muted)
+        await self.send_json({"type": "mutes", "seats": seats})
+
+    async def match_emote(self, event: dict[str, Any]) -> None:
+        """Another seat's (or my own) emote: shown unless its person is muted here."""
+        if self.shut or event.get("user_id") in self.muted:
+            return
+        await self.send_json({"type": "emote", "seat": event.get("seat"), "emote": event.get("emote")})
 
     def _resync_allowed(self) -> bool:
         now = time.monotonic()
@@ -258,6 +306,13 @@ class MatchConsumer(FollowsAccount, AsyncJsonWebsocketConsumer):  # type: ignore
         state = store.state_of(match)
         self.match, self.state = match, state
         return presenters.match_view(match, self.seat, state)
+
+
+def _people_at(match_id: int) -> dict[int, int]:
+    match = store.load(match_id)
+    if match is None:
+        return {}
+    return {s.index: s.user_id for s in store.seats_of(match) if s.user_id is not None}
 
 
 def _carried(event: dict[str, Any], seq: int) -> dict[str, Any]:

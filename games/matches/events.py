@@ -36,6 +36,7 @@ class MatchAdvanced(Event):
     summaries: tuple[tuple[int, dict[str, Any]], ...] = field(repr=False)
     bot_account_to_act: int | None = None
     bot_accounts: tuple[int, ...] = ()
+    bot_level: str = ""  # the level of the bot to act, if ``bot_to_act``
 
     @property
     def finished(self) -> bool:

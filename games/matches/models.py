@@ -73,6 +73,8 @@ class Seat(models.Model):
     resigned = models.BooleanField(default=False)
     bot_account = models.BooleanField(default=False, help_text="A bot account (a program) sits here: it is told "
                                                                  "its turns by the bot event stream.")
+    bank_seconds = models.PositiveIntegerField(
+        default=0, help_text="Live pace: seconds of this deal's time bank left, spent once a move outlasts the clock.")
 
     class Meta:
         ordering = ["match", "index"]
@@ -142,3 +144,14 @@ class Presence(models.Model):
     channel_name = models.CharField(max_length=200, unique=True)
     connected_at = models.DateTimeField(auto_now_add=True)
     seen_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+
+class Mute(models.Model):
+    """A person who no longer sees another person's emotes at any table (until unmuted)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    muted = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "muted"], name="one_mute_per_pair")]

@@ -29,6 +29,7 @@ def seats_json(match: Match, for_seat: int | None) -> list[dict[str, Any]]:
             "bot": s.bot or None,
             "autopilot": s.autopilot,
             "bot_account": s.bot_account,
+            "bank_seconds": s.bank_seconds,
             "you": s.index == for_seat,
         }
         for s in store.seats_of(match)
@@ -149,6 +150,8 @@ class SeatSerializer(serializers.Serializer[Any]):
     bot = serializers.CharField(allow_null=True, help_text="The bot level playing it (a bot's, or on autopilot).")
     autopilot = serializers.BooleanField()
     bot_account = serializers.BooleanField(help_text="A bot account (a program, not a house bot) plays this seat.")
+    bank_seconds = serializers.IntegerField(help_text="Live pace: this deal's time bank left (part of the "
+                                                      "turn's deadline while it is the seat's turn).")
     you = serializers.BooleanField()
 
 

@@ -35,7 +35,7 @@ def match_advanced(event: MatchAdvanced) -> None:
         "actions": event.actions, "deadline": event.deadline.isoformat() if event.deadline else None})
     _send_summaries(event.summaries)
     if event.bot_to_act:
-        tasks.enqueue_bot_move(event.match_id, event.seq)
+        tasks.enqueue_bot_move(event.match_id, event.seq, event.bot_level)
     if (event.person_to_act is not None and event.deadline is not None and not settings.CELERY_TASK_ALWAYS_EAGER
             and (event.deadline - timezone.now()).total_seconds() <= TIMER_MAX_SECONDS):
         outbox.task_now(tasks.expire_turn, event.match_id, event.seq, eta=event.deadline)

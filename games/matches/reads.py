@@ -16,7 +16,7 @@ from games.errors import MatchNotFound
 from games.limits import ascii_int
 
 from . import store
-from .models import Match, Presence, Seat
+from .models import Match, Mute, Presence, Seat
 
 
 def offered_bot_levels() -> list[str]:
@@ -124,3 +124,14 @@ def on_match_page(user_id: int, match_id: int) -> bool:
     """Whether the person has the match's page open (then no email or push is sent about it)."""
     since = timezone.now() - PRESENCE_MAX_AGE
     return Presence.objects.filter(user_id=user_id, match_id=match_id, seen_at__gte=since).exists()
+
+
+def muted_by(user_id: int) -> set[int]:
+    """The people whose emotes ``user_id`` does not see."""
+    return set(Mute.objects.filter(user_id=user_id).values_list("muted_id", flat=True))
+
+
+def people_playing_now() -> int:
+    """People with a match page open now (for "who is here")."""
+    since = timezone.now() - PRESENCE_MAX_AGE
+    return Presence.objects.filter(seen_at__gte=since).values("user_id").distinct().count()

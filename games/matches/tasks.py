@@ -16,7 +16,7 @@ from django.conf import settings
 from games import metrics, outbox
 from games.task_options import DB_RETRY
 
-from . import botchain, commands, reads
+from . import botchain, botlane, commands, reads
 
 
 @shared_task(name="games.tasks.bot_move", bind=True, acks_late=True, reject_on_worker_lost=True, ignore_result=True,
@@ -35,13 +35,22 @@ def bot_move(self: Any, match_id: int, seq: int, sent_at: float | None = None) -
     return played > 0
 
 
-def enqueue_bot_move(match_id: int, seq: int) -> None:
+def enqueue_bot_move(match_id: int, seq: int, level: str = "") -> None:
     """Have the bot move due at ``seq`` played now: on the bot chain running in this thread if there is one,
-    else by a ``bot_move`` task (after ``BOT_DELAY_SECONDS`` with a real worker; at once in eager mode)."""
+    on this web process's bot lane if the bot (of ``level``) is quick (see ``botlane``), else by a ``bot_move``
+    task (after ``BOT_DELAY_SECONDS`` with a real worker; at once in eager mode)."""
     if botchain.queue_if_chaining(match_id, seq):
         return
+    if botlane.takes(level):
+        botlane.submit(match_id, seq, _send_bot_move)
+        return
     delay = settings.BOT_DELAY_SECONDS
-    outbox.task_now(bot_move, match_id, seq, time.time() + max(delay, 0.0), countdown=delay if delay > 0 else None)
+    _send_bot_move(match_id, seq, time.time() + max(delay, 0.0))
+
+
+def _send_bot_move(match_id: int, seq: int, sent_at: float) -> None:
+    delay = settings.BOT_DELAY_SECONDS
+    outbox.task_now(bot_move, match_id, seq, sent_at, countdown=delay if delay > 0 else None)
 
 
 @shared_task(name="games.tasks.resume_stalled_bot_turns", acks_late=True, ignore_result=True, **DB_RETRY)

@@ -7,9 +7,10 @@ to a bot, aborting, rating) runs inside ``with match_write(match_id, ...) as w:`
 2. checks the expected ``seq`` and the status (``check_seq``, ``require``: the only places they are checked),
 3. lets the body apply actions through the engine (``apply``), change the row (``set``) and seats
    (``save_seat``) in memory, and queue events (``seats_changed``, ``emit``),
-4. on leaving, writes it all at once (the new actions in one insert, the changed seats, the row's changed
-   fields), then hands the events to ``games.outbox``, which lets them out only once the transaction
-   commits: a ``MatchAdvanced`` for new actions first, then ``SeatsChanged``, then the others in order.
+4. on leaving, writes it all at once (the new actions and the row's changed fields in one statement, see
+   ``store.save``; the changed seats), then hands the events to ``games.outbox``, which lets them out only
+   once the transaction commits: a ``MatchAdvanced`` for new actions first, then ``SeatsChanged``, then the
+   others in order.
 
 An exception inside the body writes and emits nothing (the transaction rolls back).
 """
@@ -88,6 +89,8 @@ class MatchWrite:
         before = self.state
         after = engine.apply(before, action)
         data = action.to_json()
+        if deadlines.is_live(self.match.move_seconds):
+            self._spend_bank(self.seats[data["seat"]], new_deal=after.deal_number != before.deal_number)
         if self._since is None:
             self._since = before.version
         self._log.append(Action(match=self.match, seq=before.version, seat=data["seat"], bid=data.get("bid"),
@@ -103,6 +106,21 @@ class MatchWrite:
         if after.is_finished:
             self.set(status=Match.Status.FINISHED, finished_at=timezone.now())
         return after
+
+    def _spend_bank(self, mover: Seat, *, new_deal: bool) -> None:
+        """Live pace: the time a move took beyond the clock comes off the mover's bank; a new deal refills
+        every seat's bank."""
+        if self.match.deadline is not None and self.match.move_seconds and not mover.played_by_bot:
+            left = deadlines.bank_after_move(self.match.move_seconds, self.match.deadline, mover.bank_seconds)
+            if left != mover.bank_seconds:
+                mover.bank_seconds = left
+                self.save_seat(mover, "bank_seconds")
+        if new_deal:
+            full = deadlines.deal_bank(self.match.move_seconds)
+            for seat in self.seats:
+                if seat.bank_seconds != full:
+                    seat.bank_seconds = full
+                    self.save_seat(seat, "bank_seconds")
 
     def set_turn_deadline(self) -> None:
         """The current turn's deadline and reminder (none unless a person is to act in a timed match)."""
@@ -139,12 +157,9 @@ class MatchWrite:
     def flush(self) -> None:
         """Write what changed and queue the events (``match_write`` calls this when its body ends)."""
         match = self.match
-        if self._log:
-            Action.objects.bulk_create(self._log)
+        store.save(match, self._fields, self._log)
         for index, fields in sorted(self._seat_fields.items()):
             self.seats[index].save(update_fields=sorted(fields))
-        if self._fields:
-            match.save(update_fields=sorted(self._fields | {"updated_at"}))
         if self._since is not None:
             state = self.state
             turn_seat = self.seats[state.turn] if state.turn is not None and not state.is_finished else None
@@ -152,6 +167,7 @@ class MatchWrite:
                 match_id=match.pk, seq=state.version, since=self._since, state=state, state_key=match.bot_seed,
                 deadline=match.deadline, remind_at=match.remind_at, move_seconds=match.move_seconds,
                 rated=match.rated, bot_to_act=turn_seat is not None and turn_seat.played_by_bot,
+                bot_level=turn_seat.bot if turn_seat is not None and turn_seat.played_by_bot else "",
                 person_to_act=turn_seat.user_id if turn_seat is not None and match.deadline is not None else None,
                 summaries=self._summaries(),
                 bot_account_to_act=turn_seat.user_id if turn_seat is not None and turn_seat.bot_account

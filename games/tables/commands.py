@@ -269,3 +269,20 @@ def rematch(user: Any, match_id: int) -> tuple[Table, bool]:
             if seat.user_id is not None and seat.user_id != user.pk:
                 write.emit(NoticeDue(seat.user_id, match.pk, match.seq, "rematch"))
     return table, True
+
+
+def start_full_table(host: Any, seats: list[SeatSpec], *, move_seconds: int, rated: bool) -> Match:
+    """A private table whose four seats are taken already, started at once (quick match seats its people here):
+    its match is a table's match like any other, so its end offers the rematch. Runs inside the caller's
+    transaction."""
+    with transaction.atomic():
+        table = Table.objects.create(host=host, visibility=Table.Visibility.PRIVATE, move_seconds=move_seconds,
+                                     rated=rated, status=Table.Status.STARTED)
+        for index, spec in enumerate(seats):
+            if spec.user is None:
+                check_rated_bot(table, check_bot_level(spec.bot))
+            TableSeat.objects.create(table=table, index=index, user=spec.user, bot="" if spec.user else spec.bot or "")
+        match = create_match(seats=seats, created_by=host, move_seconds=move_seconds, rated=rated)
+        table.match = match
+        table.save(update_fields=["match"])
+    return match

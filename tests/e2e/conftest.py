@@ -97,6 +97,10 @@ def site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             **dict(zip(("VAPID_PUBLIC_KEY", "VAPID_PRIVATE_KEY"), _vapid_pair(), strict=True)),
             "VAPID_SUBJECT": "mailto:e2e@callbreak.example",
             "PUSH_ALLOW_HTTP_HOSTS": "127.0.0.1",
+            # quick match: bots fill the empty seats after a short wait (the timer is a thread of the server)
+            "QUICK_MATCH_BOTS_AFTER": "6",
+            # no beat here to tell a change held back by the 3 s spacing: who is here is told at every change
+            "QUICK_MATCH_HERE_SECONDS": "0",
         }
     )
     py = sys.executable

@@ -16,8 +16,8 @@ ROOT = Path(engine.__file__).parent
 
 #: engine.bots, highest layer first; modules in one tuple are independent of each other.
 BOT_LAYERS: list[tuple[str, ...]] = [
-    ("search",),
-    ("strong", "posterior"),
+    ("search", "ismcts"),
+    ("strong", "posterior", "opponents"),
     ("basic", "playout"),
     ("heuristic", "sampler"),
     ("inference",),

@@ -9,6 +9,7 @@ import { _ } from "./i18n.js";
 import { createClock } from "./table/clock.js";
 import { createConnection } from "./table/connection.js";
 import { modal } from "./table/dialogs.js";
+import { createEmotes } from "./table/emotes.js";
 import { createEnd } from "./table/end.js";
 import { createInput } from "./table/input.js";
 import { createOptions } from "./table/options.js";
@@ -79,6 +80,7 @@ function draw(frame, info = {}) {
   }
   if (info.settled) {
     clock.update(frame);
+    emotes.update(frame);
     end.update(frame);
     // the other pages of this tab (title, favicon) learn about this match from its own socket
     window.dispatchEvent(new CustomEvent("cb:match", {
@@ -89,10 +91,12 @@ function draw(frame, info = {}) {
 
 const pacer = createPacer({ render: draw, collect: (f) => renderer.collect(f) });
 
+const emotes = createEmotes(app, { send: (msg) => conn.sendSocial(msg), frame: () => pacer.frame });
 const conn = createConnection(matchId, {
   onView: (v, known) => pacer.push(v, known),
   onStatus: setConn,
   onLive: (live) => { app.dataset.live = live ? "1" : "0"; },
+  onSocial: (msg) => emotes.receive(msg),
 });
 
 async function send(body, shown) {

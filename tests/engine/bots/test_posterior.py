@@ -10,7 +10,8 @@ from engine.bots import decide
 from engine.bots.evaluation import estimate_tricks
 from engine.bots.heuristic import bid_for
 from engine.bots.inference import knowledge
-from engine.bots.posterior import PlayEvidence, SeatModel, SplitMix64, py_refine, refine
+from engine.bots.playout import SplitMix64
+from engine.bots.posterior import PlayEvidence, SeatModel, py_refine, refine
 from engine.bots.sampler import sample_worlds
 from engine.match import Action
 from engine.views import PlayerView

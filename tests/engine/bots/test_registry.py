@@ -20,11 +20,14 @@ def play_match(seed: str, seats: list[str]) -> MatchState:
 
 
 def test_registry_contract() -> None:
-    for name in ("random", "heuristic", "strong", "strong-v1"):
+    for name in ("random", "heuristic", "strong", "strong-v1", "strong-v2", "ismcts"):
         assert name in BOT_NAMES
     assert DEFAULT_BOT == "normal"
     assert LEVELS["normal"] == "heuristic" and LEVELS["hard"] == "strong"
     assert type(get_bot("hard")).__name__ == "SearchBot" and type(get_bot("strong-v1")).__name__ == "StrongBot"
+    # strong reads the other seats by their fitted styles; strong-v2 (the hard level until 2026-12-03) does not
+    assert get_bot("hard").models == "bpd" and get_bot("strong-v2").models == ""
+    assert type(get_bot("ismcts")).__name__ == "IsmctsBot"
     assert get_bot("easy").name != "heuristic"
     # the site's level policy: every player-facing level and the autopilot's is a level of the registry
     assert set(PLAYER_FACING_LEVELS) <= set(LEVELS) and DEFAULT_BOT in PLAYER_FACING_LEVELS
@@ -41,7 +44,7 @@ def test_decision_depends_on_the_view_only() -> None:
             assert twin.hands != state.hands or state.phase == "playing" and len(state.tricks) > 9
             twin_view = player_view(twin, seat)
             assert twin_view == view
-            for name in ("strong", "strong-v1", "heuristic", "easy"):
+            for name in ("strong", "strong-v1", "heuristic", "easy", "ismcts"):
                 assert decide(name, view, "s1") == decide(name, twin_view, "s1")
             checked += 1
     assert checked >= 8

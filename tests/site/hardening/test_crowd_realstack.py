@@ -240,8 +240,10 @@ def test_backends_terminated_mid_game_every_match_moves_again_within_ten_seconds
             action = Action.objects.get(match_id=person.match_id, seq=seq)
             assert (action.bid, action.card or None) == (body.get("bid"), body.get("card")), (seq, body)
     for match_id in before:
+        # the bots play on meanwhile: the row first, then the log (which can only have grown since)
+        row_seq = Match.objects.get(pk=match_id).seq
         seqs = list(Action.objects.filter(match_id=match_id).order_by("seq").values_list("seq", flat=True))
-        assert seqs == list(range(len(seqs))) and len(seqs) == Match.objects.get(pk=match_id).seq
+        assert seqs == list(range(len(seqs))) and len(seqs) >= row_seq
 
 
 def _worker_log_tail() -> str:

@@ -51,6 +51,20 @@ async def test_a_burst_of_group_operations_waits_for_a_connection() -> None:
     assert errors and all("connection" in str(e).lower() for e in errors)  # what the blocking pool prevents
 
 
+async def test_a_message_is_received_with_one_command_and_no_backup_queue() -> None:
+    """The site's layer pops a message and nothing else: channels_redis's backup queue (a script, a ZADD and a
+    ZPOPMIN around each message) is not written. Messages still arrive in order, one by one."""
+    layer = _layer("callbreak_site.channel_layer.BlockingPoolChannelLayer", 5)
+    channel = await layer.new_channel()
+    for n in range(3):
+        await layer.send(channel, {"type": "hello", "n": n})
+    assert [(await layer.receive(channel))["n"] for _ in range(3)] == [0, 1, 2]
+    real_channel = layer.non_local_name(channel)
+    connection = layer.connection(layer.consistent_hash(real_channel))
+    assert await connection.exists(layer._backup_channel_name(layer.prefix + real_channel)) == 0
+    await layer.flush()
+
+
 def test_a_burst_of_cache_operations_waits_for_a_connection() -> None:
     """12 threads each holding a connection for 0.2 s (a blocking pop) through 4 connections: all served by the
     blocking pool, in turn; redis-py's default pool refuses those past 4 ("Too many connections")."""

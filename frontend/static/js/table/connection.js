@@ -18,7 +18,7 @@ const SOCKET_ANSWER_WAIT = 8000;
 // The HTTP status the REST endpoint answers each socket error code with, so callers handle both alike.
 const STATUS_OF = { stale_seq: 409, not_found: 404, throttled: 429, unavailable: 503, server_error: 500 };
 
-export function createConnection(matchId, { onView, onStatus, onLive }) {
+export function createConnection(matchId, { onView, onStatus, onLive, onSocial = () => {} }) {
   let ws = null;
   let socketSeq = -1;   // the newest seq the socket brought
   let waiting = null;   // a REST answer waiting for the socket: { seq, timer }
@@ -52,6 +52,10 @@ export function createConnection(matchId, { onView, onStatus, onLive }) {
   }
 
   function fromSocket(msg) {
+    if (msg && (msg.type === "emote" || msg.type === "mutes" || (msg.type === "error" && msg.about))) {
+      onSocial(msg); // emotes and mutes (table/emotes.js), not views
+      return;
+    }
     if (msg && msg.ref !== undefined && acting.has(msg.ref) && (msg.type === "accepted" || msg.type === "error")) {
       const act = acting.get(msg.ref);
       acting.delete(msg.ref);
@@ -203,6 +207,12 @@ export function createConnection(matchId, { onView, onStatus, onLive }) {
     send,
     sentBy,
     isLive: () => !!ws && ws.readyState === 1,
+    // a message that is no action (an emote, a mute): false when the socket is not open
+    sendSocial: (msg) => {
+      if (!ws || ws.readyState !== 1) return false;
+      ws.send(JSON.stringify(msg));
+      return true;
+    },
     dropSocket: () => { if (ws) ws.close(); },
   };
 }

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0010_bot_accounts'),
+        ('games', '0011_quick_match_live_emotes'),
     ]
 
     operations = [

@@ -1,0 +1,155 @@
+"""Quick match: open a seek, cancel it, and the pairing run that seats the waiting people.
+
+The pairing run locks the waiting seeks it takes (``SELECT ... FOR UPDATE SKIP LOCKED`` on PostgreSQL), so two
+runs at once share them out and never seat a person twice; a cancel locks its seek too (waiting for a run that
+holds it), so a cancelled seek is never seated and a seated one is never cancelled. One waiting seek per person
+is a constraint of the database.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games import outbox
+from games.errors import GameError, TableConflict
+from games.matches import reads as match_reads
+from games.matches.commands import SeatSpec
+from games.tables.commands import start_full_table
+from games.tables.reads import DAY
+
+from . import reads
+from .events import HereCounted, SeekOpened, SeeksMatched
+from .models import Seek
+
+#: Seeks one pairing run takes (the oldest first, locked until it commits): a crowd's seeks are shared out
+#: among the runs going at once (each skips the others' rows), and no one waits for a long transaction that
+#: starts dozens of matches (``bench/load.py --quick``).
+PAIRING_BATCH = 48
+
+
+def bots_after() -> float:
+    return float(settings.QUICK_MATCH_BOTS_AFTER)
+
+
+def window(waited: float) -> float:
+    """How far apart (in rating) rated people may be to share a table, after the oldest waited ``waited`` s."""
+    return float(settings.QUICK_MATCH_WINDOW) + float(settings.QUICK_MATCH_WINDOW_GROWTH) * max(waited, 0.0)
+
+
+def move_seconds(pace: str) -> int:
+    return int(settings.LIVE_MOVE_SECONDS) if pace == Seek.Pace.LIVE else DAY
+
+
+def open_seek(user: Any, *, pace: str = Seek.Pace.LIVE, rated: bool = True) -> Seek:
+    """A new waiting seek; 409 ``already_seeking`` (with its ``id``) while the person has one waiting."""
+    if pace not in Seek.Pace.values:
+        raise GameError("bad_pace", "The pace is `live` or `correspondence`.")
+    if not user.is_active:
+        raise GameError("inactive", "This account is deactivated.")
+    try:
+        with transaction.atomic():
+            seek = Seek.objects.create(user=user, pace=pace, rated=bool(rated), skill=reads.skill_of(user.pk),
+                                       waiting_since=timezone.now())
+            outbox.emit(SeekOpened(seek.pk, bots_after()))
+    except IntegrityError:
+        waiting = Seek.objects.filter(user_id=user.pk, status=Seek.Status.WAITING).values_list("pk", flat=True).first()
+        raise TableConflict("already_seeking", "You are waiting for a table already: cancel that first.",
+                            id=waiting) from None
+    return seek
+
+
+def cancel_seek(user: Any, seek_id: int) -> Seek:
+    """Stop waiting. A seek already seated stays ``matched`` (its match is under way); cancelling twice is fine."""
+    with transaction.atomic():
+        seek = Seek.objects.select_for_update().filter(pk=seek_id, user_id=user.pk).first()
+        if seek is None:
+            raise reads.SeekNotFound()
+        if seek.status == Seek.Status.WAITING:
+            seek.status, seek.ended_at = Seek.Status.CANCELLED, timezone.now()
+            seek.save(update_fields=["status", "ended_at"])
+    tell_who_is_here()
+    return seek
+
+
+def _seat(group: list[Seek], users: dict[int, Any], now: datetime) -> int:
+    """Start a match for the people of ``group`` (bots in the other seats, at the level nearest their skill),
+    seated in a random order; their seeks are ``matched``."""
+    people = [SeatSpec(user=users[s.user_id]) for s in group]
+    level = reads.nearest_bot_level(sum(s.skill for s in group) / len(group))
+    seats = people + [SeatSpec(bot=level) for _ in range(4 - len(people))]
+    random.SystemRandom().shuffle(seats)
+    first = group[0]
+    match = start_full_table(users[first.user_id], seats, move_seconds=move_seconds(first.pace), rated=first.rated)
+    Seek.objects.filter(pk__in=[s.pk for s in group]).update(status=Seek.Status.MATCHED, match=match, ended_at=now)
+    outbox.emit(SeeksMatched(match.pk, tuple(s.user_id for s in group)))
+    return match.pk
+
+
+def pair(now: datetime | None = None) -> list[int]:
+    """Seat the waiting people: four of one pace (and, when rated, within the oldest one's window) share a
+    match; once the oldest has waited ``QUICK_MATCH_BOTS_AFTER`` seconds bots take the seats nobody came for.
+    Seeks of deactivated accounts are dropped. Returns the new matches' ids."""
+    now = now or timezone.now()
+    made: list[int] = []
+    with transaction.atomic():
+        seeks = list(Seek.objects.select_for_update(skip_locked=True, of=("self",))
+                     .filter(status=Seek.Status.WAITING).order_by("waiting_since", "id")[:PAIRING_BATCH])
+        if not seeks:
+            return made
+        users = {u.pk: u for u in get_user_model().objects.filter(pk__in={s.user_id for s in seeks})}
+        pools: dict[tuple[str, bool], list[Seek]] = defaultdict(list)
+        for seek in seeks:
+            user = users.get(seek.user_id)
+            if user is None or not user.is_active:
+                seek.status, seek.ended_at = Seek.Status.CANCELLED, now
+                seek.save(update_fields=["status", "ended_at"])
+            else:
+                pools[(seek.pace, seek.rated)].append(seek)
+        for (_, rated), pool in pools.items():
+            while pool:
+                anchor = pool[0]
+                waited = (now - anchor.waiting_since).total_seconds()
+                others = pool[1:]
+                if rated:
+                    width = window(waited)
+                    others = [s for s in others if abs(s.skill - anchor.skill) <= width]
+                group = [anchor, *others[:3]]
+                if len(group) == 4 or waited >= bots_after():
+                    made.append(_seat(group, users, now))
+                    taken = {s.pk for s in group}
+                    pool[:] = [s for s in pool if s.pk not in taken]
+                else:
+                    pool.pop(0)  # waits on; the later ones may still make a table among themselves
+    return made
+
+
+def who_is_here() -> dict[str, int]:
+    """How many people are playing now (a match page open) and waiting for a table."""
+    return {"playing": match_reads.people_playing_now(), "waiting": reads.people_waiting()}
+
+
+HERE_KEY, HERE_TOLD_KEY = "quickmatch:here", "quickmatch:here-told"
+
+
+def tell_who_is_here() -> dict[str, int] | None:
+    """Count who is here; when the counts changed since last told, every home and lobby page hears them
+    (``HereCounted``). The pairing run calls this, so the counts follow within a sweep; at most once every
+    ``QUICK_MATCH_HERE_SECONDS`` (a crowd pressing *Play online* sets off hundreds of runs a second, and each
+    message goes to every open page: the flood made the sockets drop their ``matched`` messages)."""
+    every = int(settings.QUICK_MATCH_HERE_SECONDS)
+    if every > 0 and not cache.add(HERE_TOLD_KEY, 1, timeout=every):
+        return None
+    here = who_is_here()
+    if cache.get(HERE_KEY) != here:
+        cache.set(HERE_KEY, here, timeout=3600)
+        outbox.emit(HereCounted(here["playing"], here["waiting"]))
+    return here
