@@ -120,7 +120,7 @@ def test_options_change_the_pace_and_the_forced_card(browser: Any, site_url: str
     ctx = new_context(browser, viewport={"width": 1280, "height": 860}, locale="en-US")
     ctx.add_init_script(FAST)
     page = ctx.new_page()
-    page.set_default_timeout(20_000)
+    page.set_default_timeout(60_000)  # a busy machine: the new match is made with its bots' first moves
     try:
         sign_up(page, site_url, "opt_" + secrets.token_hex(3), email=False)
         page.get_by_test_id("play-bots").click()
