@@ -111,7 +111,7 @@ def test_review_of_a_finished_match(browser: Any, site_url: str, artifacts: Any)
         assert page.locator(".chart .c-end").count() == 1  # the result of the match
         assert page.locator(".chart .c-mark").count() == marked5
         assert one_y_scale(page)
-        assert all(t.endswith("%") for t in page.locator(".chart .c-ylab").all_inner_texts())
+        assert all(t.endswith("%") for t in page.locator(".chart .c-ylab").all_text_contents())
         page.get_by_test_id("review-chart").screenshot(path=str(artifacts / "review-chart-win.png"))
         page.get_by_test_id("chart-total").click()
         assert page.locator(".chart").get_attribute("data-view") == "total"
