@@ -24,6 +24,20 @@ def csrf(page: Any) -> str:
     return next((c["value"] for c in page.context.cookies() if c["name"] == "csrftoken"), "")
 
 
+def one_y_scale(page: Any) -> bool:
+    """The chart's y labels stand in one column (one scale), at least two of them."""
+    xs = page.evaluate("[...document.querySelectorAll('.chart .c-ylab')].map(e => e.getAttribute('x'))")
+    return len(xs) >= 2 and len(set(xs)) == 1
+
+
+def inside(page: Any, selector: str) -> bool:
+    """The element's box is wholly inside the viewport (no scrolling needed to see it)."""
+    return bool(page.evaluate(
+        "(s) => { const r = document.querySelector(s).getBoundingClientRect();"
+        " return r.height > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight + 0.5"
+        " && r.right <= innerWidth + 0.5; }", selector))
+
+
 def test_review_of_a_finished_match(browser: Any, site_url: str, artifacts: Any) -> None:
     base = site_url
     ctx = new_context(browser, viewport={"width": 1280, "height": 860}, locale="en-US")
@@ -80,13 +94,27 @@ def test_review_of_a_finished_match(browser: Any, site_url: str, artifacts: Any)
         summary = page.get_by_test_id("review-summary")
         assert f"{doc['summary']['accuracy']:.1f}%" in summary.locator(".rs-acc").inner_text()
         assert summary.locator(".rs-deals tbody tr").count() == 5
-        assert page.locator(".chart .c-end").count() == 5  # the actual total after each deal
+        # the chart has one y scale at a time: deals 1-4 in points, or deal 5 as the chance of winning
+        assert page.locator(".chart").get_attribute("data-view") == "total"
+        assert page.locator(".chart .c-end").count() == 4  # the actual total after each of deals 1-4
         assert page.locator(".chart .c-line").count() >= 1
+        assert one_y_scale(page)
         n_marked = sum(doc["summary"]["labels"][k] for k in ("inaccuracy", "mistake", "blunder"))
         assert n_marked >= 1, doc["summary"]
         assert page.locator("#review").get_attribute("data-marks") == str(n_marked)
         assert page.locator(".tl-mark").count() == n_marked
-        assert page.locator(".chart .c-mark").count() == n_marked
+        bad = ("inaccuracy", "mistake", "blunder")
+        marked5 = sum(1 for x in doc["decisions"] if x["deal"] == 5 and x["label"] in bad)
+        assert page.locator(".chart .c-mark").count() == n_marked - marked5
+        page.get_by_test_id("chart-win").click()
+        assert page.locator(".chart").get_attribute("data-view") == "win"
+        assert page.locator(".chart .c-end").count() == 1  # the result of the match
+        assert page.locator(".chart .c-mark").count() == marked5
+        assert one_y_scale(page)
+        assert all(t.endswith("%") for t in page.locator(".chart .c-ylab").all_text_contents())
+        page.get_by_test_id("review-chart").screenshot(path=str(artifacts / "review-chart-win.png"))
+        page.get_by_test_id("chart-total").click()
+        assert page.locator(".chart").get_attribute("data-view") == "total"
         assert page.locator(".review-moves .move").count() == len(doc["decisions"]) == 70
         assert page.locator(".review-moves .move .mk").filter(has_text="?").count() == n_marked
         page.screenshot(path=str(artifacts / "review-desktop.png"), full_page=True)
@@ -168,6 +196,23 @@ def test_review_of_a_finished_match(browser: Any, site_url: str, artifacts: Any)
         pnote.scroll_into_view_if_needed()
         phone.screenshot(path=str(artifacts / "review-phone-tap.png"))
         phone.screenshot(path=str(artifacts / "review-phone-full.png"), full_page=True)
+        assert one_y_scale(phone)
+
+        # A phone, upright and sideways: choosing a decision shows the board and the box saying why
+        # together, without scrolling back up.
+        for w, h in ((360, 740), (740, 360)):
+            phone.set_viewport_size({"width": w, "height": h})
+            for kind, target in (("mark", phone.locator(".tl-mark").first),
+                                 ("move", phone.locator(".review-moves .move.lab-mistake, "
+                                                        ".review-moves .move.lab-inaccuracy, "
+                                                        ".review-moves .move.lab-blunder").last)):
+                target.tap()
+                pnote.wait_for(state="visible")
+                assert "Better:" in pnote.inner_text()
+                assert inside(phone, ".replay-table"), (w, h, kind)
+                assert inside(phone, "[data-testid=review-note]"), (w, h, kind)
+                phone.screenshot(path=str(artifacts / f"review-phone-{w}x{h}-{kind}.png"))
+            assert phone.evaluate("document.documentElement.scrollWidth") == w  # no sideways scroll
     finally:
         if phone_ctx is not None:
             phone_ctx.close()

@@ -44,7 +44,16 @@ export function createReview(app, { matchId, replay, actionSteps, name, viewerSe
     const i = el && el.closest("[data-i]");
     return i ? decisions.find((d) => String(d.index) === i.dataset.i) : null;
   };
-  const jump = (d) => { if (d) go(d._step); };
+  // On a phone the board and the box saying why stand together (CSS for .reviewing): choosing a decision
+  // brings the board to the top of the screen, the box under it or beside it.
+  const phone = window.matchMedia("(max-width: 640px), (max-height: 500px)");
+  const board = app.querySelector(".replay-table");
+  const jump = (d) => {
+    if (!d) return;
+    go(d._step);
+    if (phone.matches && board) board.scrollIntoView({ block: "start" });
+  };
+  const setReviewing = () => app.classList.toggle("reviewing", !body.hidden && decisions.length > 0);
 
   const movesEl = $(".review-moves");
   const moves = createMoves(movesEl, { decisionOf, jump });
@@ -89,6 +98,7 @@ export function createReview(app, { matchId, replay, actionSteps, name, viewerSe
     moves.render(decisions);
     marks.render(marked);
     chart.show({ decisions, marked, seat: doc.seat });
+    setReviewing();
     update(pos);
   }
 
@@ -100,6 +110,7 @@ export function createReview(app, { matchId, replay, actionSteps, name, viewerSe
     moves.clear();
     chart.clear();
     marks.clear();
+    setReviewing();
     update(pos);
   }
 
@@ -136,6 +147,15 @@ export function createReview(app, { matchId, replay, actionSteps, name, viewerSe
     chart.follow(pos);
   }
 
+  // the chart: one scale at a time
+  const views = root.querySelectorAll(".chart-view [data-view]");
+  for (const b of views) {
+    b.addEventListener("click", () => {
+      for (const o of views) o.setAttribute("aria-pressed", o === b ? "true" : "false");
+      chart.setView(b.dataset.view);
+    });
+  }
+
   $(".review-nav").addEventListener("click", (ev) => {
     const b = ev.target.closest("[data-mark]");
     if (!b) return;
@@ -152,6 +172,7 @@ export function createReview(app, { matchId, replay, actionSteps, name, viewerSe
       try { localStorage.setItem("cb-review-open", open ? "1" : "0"); } catch { /* private mode */ }
     }
     if (open) chart.redraw();
+    setReviewing();
   }
   toggle.addEventListener("click", () => setOpen(body.hidden));
   function fromHash() {

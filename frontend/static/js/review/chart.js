@@ -1,9 +1,10 @@
-// The review's chart (SVG built here, sized to its box): along the match, one slot per decision of the
-// seat and one at the end of each deal. Deals 1–4, left scale: the expected total at the end of the deal
-// in play, i.e. the seat's total before the deal plus the review's value of the choice made (its expected
-// score of the deal); the end of a deal is the actual total after it. Deal 5, right scale: the review
-// values a choice there by the chance of winning the match (win_chance), so the chart shows that chance;
-// the end is the result (1, 1/k when k seats share the win, else 0). A marked decision also shows the value
+// The review's chart (SVG built here, sized to its box), one y scale at a time (two scales side by side
+// were misread on a phone): one slot per decision of the seat and one at the end of each deal.
+// View "total", deals 1–4: the expected total at the end of the deal in play, i.e. the seat's total before
+// the deal plus the review's value of the choice made (its expected score of the deal); the end of a deal
+// is the actual total after it. View "win", deal 5: the review values a choice there by the chance of
+// winning the match (win_chance), so the chart shows that chance; the end is the result (1, 1/k when k
+// seats share the win, else 0). A marked decision also shows the value
 // of the better choice, joined by a dashed line: its length is the loss. Forced decisions have no values.
 // Drawing sets each decision's `_x`, where the cursor stands when the replay is at or after it.
 import { _, fmt } from "../i18n.js";
@@ -32,7 +33,8 @@ function niceScale(lo, hi, n) {
 }
 
 /**
- * createChart(box, { replay, visible() }) -> { show(shown), redraw(), clear(), follow(pos) }.
+ * createChart(box, { replay, visible() }) -> { show(shown), redraw(), clear(), follow(pos), setView(v) }.
+ * `setView("total" | "win")` chooses deals 1–4 in points or deal 5 as the chance of winning.
  * `shown`: { decisions, marked, seat } of the document on screen (null: none). It is drawn while
  * `visible()` (the panel is open), again when the box changes width.
  */
@@ -41,6 +43,7 @@ export function createChart(box, { replay, visible }) {
   let width = 0;       // the width drawn for (0: draw again)
   let cursor = null;
   let pos = 0;
+  let view = "total";
 
   function draw() {
     if (!shown || !visible()) return;
@@ -50,19 +53,21 @@ export function createChart(box, { replay, visible }) {
     const { decisions, marked, seat } = shown;
     const narrow = W < 520;
     const H = narrow ? 210 : 250;
-    const M = { l: narrow ? 34 : 42, r: narrow ? 36 : 44, t: 16, b: 24 };
+    const M = { l: narrow ? 38 : 44, r: 10, t: 16, b: 24 };
     const dealOf = (n) => replay.deals.find((d) => d.number === n) || replay.deals[n - 1];
 
     // slots: each decision, then the end of its deal
+    const lastDeal = Math.max(...replay.deals.map((d) => d.number));
     const groups = [];
+    for (const d of decisions) d._x = null;
     for (const d of decisions) {
+      if ((d.deal === lastDeal) !== (view === "win")) continue;
       if (!groups.length || groups[groups.length - 1].deal !== d.deal) groups.push({ deal: d.deal, list: [] });
       groups[groups.length - 1].list.push(d);
     }
     const nSlots = groups.reduce((n, g) => n + g.list.length + 1, 0) || 1;
     const slotW = (W - M.l - M.r) / nSlots;
     const X = (slot) => M.l + (slot + 0.5) * slotW;
-    const lastDeal = Math.max(...replay.deals.map((d) => d.number));
     const winShare = (replay.winners || []).includes(seat) ? 1 / replay.winners.length : 0;
 
     let slot = 0;
@@ -90,35 +95,25 @@ export function createChart(box, { replay, visible }) {
       const x = X(slot++);
       if (endV != null) pts.push({ x, v: endV, end: true, win, deal: g.deal });
     }
-    const left = pts.filter((p) => !p.win);
-    const ys = [0, ...left.map((p) => p.v), ...left.filter((p) => p.best != null).map((p) => p.best)];
+    const ys = [0, ...pts.map((p) => p.v), ...pts.filter((p) => p.best != null).map((p) => p.best)];
     const lo = Math.min(...ys);
     const hi = Math.max(...ys);
     const pad = Math.max(0.5, (hi - lo) * 0.08); // room for a mark's sign under the lowest point
-    const sc = niceScale(lo - pad, hi + pad / 2, narrow ? 4 : 5);
+    const sc = view === "win" ? { lo: 0, hi: 1, ticks: [0, 0.25, 0.5, 0.75, 1] } : niceScale(lo - pad, hi + pad / 2, narrow ? 4 : 5);
     const top = M.t;
-    const bottom = H - M.b;
+    const bottom = H - M.b - (view === "win" ? 12 : 0); // under 0%: room for a mark's sign
     const Y = (v) => bottom - ((v - sc.lo) / (sc.hi - sc.lo || 1)) * (bottom - top);
-    const Y5 = (p) => bottom - p * (bottom - top);
-    const yOf = (p, v) => (p.win ? Y5(v) : Y(v));
+    const yOf = (p, v) => Y(v);
+    const yLabel = (t) => (view === "win" ? pct(t) : p1(t).replace(/\.0$/, ""));
 
     const chart = svg("svg", {
       width: W, height: H, viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img",
       "aria-label": fmt(_("Chart of the expected total through the match, with %(n)s marked decisions"), { n: marked.length }),
     });
-    const d5 = bounds.find((b) => b.win);
-    if (d5) svg("rect", { x: d5.x0, y: top, width: W - M.r - d5.x0, height: bottom - top, class: "c-d5" }, chart);
+    chart.dataset.view = view;
     for (const t of sc.ticks) {
-      const x1 = M.l;
-      const x2 = d5 ? d5.x0 : W - M.r;
-      svg("line", { x1, x2, y1: Y(t), y2: Y(t), class: t === 0 ? "c-zero" : "c-grid" }, chart);
-      svg("text", { x: M.l - 5, y: Y(t) + 4, class: "c-ylab", "text-anchor": "end" }, chart).textContent = p1(t).replace(/\.0$/, "");
-    }
-    if (d5) {
-      for (const p of [0, 0.5, 1]) {
-        svg("line", { x1: d5.x0, x2: W - M.r, y1: Y5(p), y2: Y5(p), class: "c-grid c-grid5" }, chart);
-        svg("text", { x: W - M.r + 5, y: Y5(p) + 4, class: "c-ylab c-ylab5", "text-anchor": "start" }, chart).textContent = pct(p);
-      }
+      svg("line", { x1: M.l, x2: W - M.r, y1: Y(t), y2: Y(t), class: t === 0 ? "c-zero" : "c-grid" }, chart);
+      svg("text", { x: M.l - 5, y: Y(t) + 4, class: "c-ylab", "text-anchor": "end" }, chart).textContent = yLabel(t);
     }
     for (const b of bounds) {
       if (b.x0 > M.l + 1) svg("line", { x1: b.x0, x2: b.x0, y1: top, y2: bottom, class: "c-sep" }, chart);
@@ -128,10 +123,9 @@ export function createChart(box, { replay, visible }) {
         narrow ? String(b.deal) : fmt(_("Deal %(n)s"), { n: b.deal });
     }
     svg("line", { x1: M.l, x2: W - M.r, y1: bottom, y2: bottom, class: "c-axis" }, chart);
-    for (const part of [left, pts.filter((p) => p.win)]) {
-      if (part.length < 2) continue;
-      const dpath = part.map((p, i) => `${i ? "L" : "M"}${p.x.toFixed(1)},${yOf(p, p.v).toFixed(1)}`).join(" ");
-      svg("path", { d: dpath, class: part === left ? "c-line" : "c-line c-line5" }, chart);
+    if (pts.length >= 2) {
+      const dpath = pts.map((p, i) => `${i ? "L" : "M"}${p.x.toFixed(1)},${yOf(p, p.v).toFixed(1)}`).join(" ");
+      svg("path", { d: dpath, class: view === "win" ? "c-line c-line5" : "c-line" }, chart);
     }
     for (const p of pts) {
       if (p.end) {
@@ -192,5 +186,10 @@ export function createChart(box, { replay, visible }) {
       width = 0;
     },
     follow,
+    setView(v) {
+      view = v === "win" ? "win" : "total";
+      width = 0;
+      draw();
+    },
   };
 }
