@@ -101,6 +101,9 @@ def site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             "QUICK_MATCH_BOTS_AFTER": "6",
             # no beat here to tell a change held back by the 3 s spacing: who is here is told at every change
             "QUICK_MATCH_HERE_SECONDS": "0",
+            # every browser test signs up its people from 127.0.0.1: more than the 30 an hour one address may
+            # (that limit is tested in tests/site)
+            "RATE_LIMIT_SIGNUP": "1000/hour",
         }
     )
     py = sys.executable
