@@ -782,24 +782,16 @@ def main() -> int:
         base = stack.url
     elif urlparse(base).hostname not in ("127.0.0.1", "localhost", "::1"):
         parser.error("--url must be on this machine (loopback)")
-    if args.quick:
-        try:
-            quick = asyncio.run(run_quick(args, base, stack))
-        finally:
-            if stack is not None:
-                stack.stop(keep_db=args.keep_db)
-        print(quick_table(quick))
-        if args.json:
-            print(json.dumps(quick))
-        return 0 if quick["within_limit"] == quick["quick"] and not quick["errors"] else 1
     try:
-        result = asyncio.run(run(args, base, stack))
+        result = asyncio.run((run_quick if args.quick else run)(args, base, stack))
     finally:
         if stack is not None:
             stack.stop(keep_db=args.keep_db)
-    print(table(result))
+    print(quick_table(result) if args.quick else table(result))
     if args.json:
         print(json.dumps(result))
+    if args.quick:
+        return 0 if result["within_limit"] == result["quick"] and not result["errors"] else 1
     return 0 if not result["errors"] and not result["closed_by_server"] else 1
 
 
