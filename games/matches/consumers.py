@@ -247,8 +247,8 @@ class MatchConsumer(FollowsAccount, AsyncJsonWebsocketConsumer):  # type: ignore
             await self.send_json({"type": "chat_history", "messages": history})
 
     def _chat_history(self) -> list[dict[str, Any]] | None:
-        match = store.load(self.match_id)
-        if match is None:
+        match = self.match or store.load(self.match_id)  # the row the view was just built from, with its seats
+        if match is None or not match.chat:
             return None
         seat = store.seats_of(match)[self.seat]
         self.chat = seat.user_id == self.scope["user"].pk and reads.chat_open_to(match, seat)

@@ -22,10 +22,11 @@ from games.tables import commands as tables
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def invited_match(make_user: Any, visibility: str = Table.Visibility.PRIVATE) -> tuple[Match, Any, Any]:
+def invited_match(make_user: Any, visibility: str = Table.Visibility.PRIVATE, names: tuple[str, str] = ("amy", "bo"),
+                  ) -> tuple[Match, Any, Any]:
     """Amy hosts a table (private: Bo joins by its invitation code; public: from the lobby), bots fill the
     rest, Amy starts it."""
-    amy, bo = make_user("amy"), make_user("bo")
+    amy, bo = make_user(names[0]), make_user(names[1])
     table = tables.create_table(amy, visibility=visibility, move_seconds=86400, rated=False)
     code = table.invite_code if visibility == Table.Visibility.PRIVATE else None
     tables.join_table(bo, table.pk, code=code)
@@ -256,3 +257,23 @@ def test_two_people_of_a_plain_match_have_no_chat(make_user: Any) -> None:
     match, amy, _ = two_people(make_user)
     with pytest.raises(ChatClosed):
         commands.send_chat(amy.pk, match.pk, "hi")
+
+
+def test_the_migration_marks_the_invited_tables_matches_only(make_user: Any) -> None:
+    import importlib
+
+    from django.apps import apps
+
+    from games.models import Seek
+
+    invited, amy, bo = invited_match(make_user)
+    public, _, _ = invited_match(make_user, Table.Visibility.PUBLIC, ("cy", "di"))
+    quick = tables.start_full_table(amy, [SeatSpec(user=amy), SeatSpec(bot="random"), SeatSpec(user=bo),
+                                          SeatSpec(bot="random")], move_seconds=86400, rated=False)
+    for user in (amy, bo):
+        Seek.objects.create(user=user, pace="live", rated=False, skill=25.0, waiting_since=quick.created_at,
+                            status=Seek.Status.MATCHED, match=quick)
+    Match.objects.update(chat=False)  # as before the migration
+    importlib.import_module("games.migrations.0013_table_chat").chat_at_invited_tables(apps, None)
+    assert set(Match.objects.filter(chat=True).values_list("pk", flat=True)) == {invited.pk}
+    assert Match.objects.filter(pk__in=[public.pk, quick.pk]).count() == 2
