@@ -257,9 +257,6 @@ class MatchConsumer(FollowsAccount, AsyncJsonWebsocketConsumer):  # type: ignore
     async def say(self, text: object) -> None:
         """A chat message from this seat: counted against the ``chat`` limits, checked and stored; it reaches
         the readers' sockets once committed (``match_chat``)."""
-        if not await self.credential_still_valid():
-            await self.shut_down()
-            return
         await self._social("chat", CHAT_SCOPES, commands.send_chat, text)
 
     async def report(self, message_id: object, reason: object) -> None:
@@ -270,13 +267,17 @@ class MatchConsumer(FollowsAccount, AsyncJsonWebsocketConsumer):  # type: ignore
 
     async def _social(self, about: str, scopes: list[str], command: Any, *args: Any) -> Any:
         """Run a chat command for this socket's person after the rate limits; a refusal goes back as an error
-        ``about`` it, and None is returned."""
+        ``about`` it, and None is returned (nothing at all once the account's credential no longer holds)."""
+        if not await self.credential_still_valid():
+            await self.shut_down()
+            return None
         user = self.scope["user"]
 
         def run() -> Any:
             refusal = throttles.check(_Caller(user, self.scope), scopes)
             if refusal is not None:
-                raise GameError("throttled", f"Too many {about} messages: wait {refusal.wait} s.",
+                what = "chat messages" if about == "chat" else "reports"
+                raise GameError("throttled", f"Too many {what}: wait {refusal.wait} s.",
                                 retry_after=refusal.wait, scope=refusal.scope)
             return command(user.pk, self.match_id, *args)
 
