@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from . import commands
-from .models import Action, ChatReport, Match, Seat
+from .models import Action, ChatMessage, ChatReport, Match, Seat
 
 
 @admin.action(description="Abort selected running matches (nobody is rated)")
@@ -50,6 +50,23 @@ class ActionInline(admin.TabularInline[Action, Match]):
         return False
 
 
+class ChatInline(admin.TabularInline[ChatMessage, Match]):
+    """The match's chat as it was written: a report's context (its link leads here). Read-only."""
+
+    model = ChatMessage
+    extra = 0
+    can_delete = False
+    fields = ("created_at", "seat", "author", "text")
+    readonly_fields = fields
+    verbose_name_plural = "chat"
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin[Match]):
     list_display = ("id", "status", "seq", "turn", "players", "rated", "deadline", "created_at", "finished_at")
@@ -58,9 +75,9 @@ class MatchAdmin(admin.ModelAdmin[Match]):
     search_fields = ("id", "seats__user__username", "seed_commitment")
     readonly_fields = (
         "status", "seq", "turn", "seed_commitment", "seed", "bot_seed", "created_by", "created_at",
-        "updated_at", "finished_at", "move_seconds", "deadline", "remind_at", "rated", "rated_at",
+        "updated_at", "finished_at", "move_seconds", "deadline", "remind_at", "rated", "rated_at", "chat",
     )
-    inlines = [SeatInline, ActionInline]
+    inlines = [SeatInline, ChatInline, ActionInline]
     # The seed deals every hand and the bot seed steers every bot: shown once the match is finished only,
     # so staff cannot see the hands of a running match (nor of an aborted one) in the admin.
     SECRET_FIELDS = ("seed", "bot_seed")

@@ -204,6 +204,7 @@ async def test_a_report_makes_one_row_that_staff_see_and_handle(make_user: Any, 
         page = root.get("/admin/games/chatreport/?handled__exact=0").content.decode()
         assert "you play like a potato" in page and "amy" in page and "bo" in page
         assert f'href="/admin/games/match/{match.pk}/change/"' in page
+        assert "you play like a potato" in root.get(f"/admin/games/match/{match.pk}/change/").content.decode()
         assert root.get("/admin/games/chatreport/add/").status_code == 403
         r = root.post("/admin/games/chatreport/", {"action": "mark_handled", "_selected_action": [report.pk]})
         assert r.status_code == 302
