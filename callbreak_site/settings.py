@@ -360,6 +360,9 @@ _RATE_DEFAULTS = {
     "bot_stream": ("user", "30/min"),  # a bot account opening its event stream
     "bot_invite": ("user", "30/min"),  # a host inviting bot accounts to seats
     "bot_answer": ("user", "60/min"),  # a bot account accepting or declining invitations
+    "chat": ("user", "5/10s"),  # chat messages at private tables: a burst
+    "chat_sustained": ("user", "30/10min"),  # chat messages: over ten minutes
+    "chat_report": ("user", "20/hour"),  # reports of chat messages
 }
 RATE_LIMITS = {scope: (kind, os.environ.get(f"RATE_LIMIT_{scope.upper()}", rate))
                for scope, (kind, rate) in _RATE_DEFAULTS.items()}

@@ -77,3 +77,14 @@ class NotFound(GameError):
 
     def __init__(self, detail: str) -> None:
         super().__init__("not_found", detail)
+
+
+class ChatClosed(GameError):
+    """Chat at a match whose chat is not open to the caller (not a private table's match among people invited
+    to it, or the caller resigned): the caller is seated there, so the match itself is no secret."""
+
+    status = 403
+
+    def __init__(self, detail: str = "Chat is open only at a private table's match, among the people seated there."
+                 ) -> None:
+        super().__init__("chat_closed", detail)

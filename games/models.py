@@ -3,7 +3,7 @@
 from .accounts.models import ApiToken, BotAccount, Profile, UsernameKey
 from .analysis.models import Analysis
 from .bots.models import BotEvent
-from .matches.models import Action, Match, Mute, Presence, Seat
+from .matches.models import Action, ChatMessage, ChatReport, Match, Mute, Presence, Seat
 from .notices.models import Notice
 from .push.models import PushDelivery, PushPreferences, PushSubscription
 from .quickmatch.models import Seek
@@ -11,7 +11,7 @@ from .ratings.models import Rating, RatingChange
 from .tables.models import Table, TableSeat, _invite_code
 
 __all__ = [
-    "Action", "Analysis", "ApiToken", "BotAccount", "BotEvent", "Match", "Mute", "Notice", "Presence", "Profile",
-    "PushDelivery", "PushPreferences", "PushSubscription", "Rating", "RatingChange", "Seat", "Seek",
-    "Table", "TableSeat", "UsernameKey", "_invite_code",
+    "Action", "Analysis", "ApiToken", "BotAccount", "BotEvent", "ChatMessage", "ChatReport", "Match", "Mute",
+    "Notice", "Presence", "Profile", "PushDelivery", "PushPreferences", "PushSubscription", "Rating", "RatingChange",
+    "Seat", "Seek", "Table", "TableSeat", "UsernameKey", "_invite_code",
 ]

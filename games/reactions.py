@@ -10,7 +10,7 @@ from .analysis import reactions as analysis
 from .analysis.events import AnalysisProgress, AnalysisQueued
 from .bots import reactions as bots
 from .matches import reactions as matches
-from .matches.events import MatchAdvanced, NoticeDue, SeatsChanged
+from .matches.events import ChatSent, MatchAdvanced, NoticeDue, SeatsChanged
 from .notices import reactions as notices
 from .notices.events import NoticeRecorded
 from .push import reactions as push
@@ -25,6 +25,7 @@ def register() -> None:
     outbox.register(MatchAdvanced, matches.match_advanced, bots.match_advanced, notices.your_turn,
                     ratings.rate_finished_match, analysis.review_finished_match)
     outbox.register(SeatsChanged, matches.seats_changed)
+    outbox.register(ChatSent, matches.chat_sent)
     outbox.register(NoticeDue, notices.notice_due)
     outbox.register(NoticeRecorded, push.notice_recorded)
     outbox.register(CredentialsRevoked, accounts.close_sockets)

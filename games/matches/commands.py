@@ -11,24 +11,26 @@ from __future__ import annotations
 import logging
 import secrets
 import time
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.cache import cache
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 import engine
 import engine.bots
 from engine.bots import AUTOPILOT_LEVEL, BOT_NAMES, DEFAULT_BOT
+from games import outbox
 from games.accounts import reads as account_reads
-from games.errors import GameError, MatchNotFound, TableConflict
+from games.errors import ChatClosed, GameError, MatchNotFound, NotFound, TableConflict
 
-from . import botchain, deadlines, store
-from .events import NoticeDue
-from .models import Action, Match, Mute, Presence, Seat
+from . import botchain, deadlines, reads, store
+from .events import ChatSent, NoticeDue
+from .models import Action, ChatMessage, ChatReport, Match, Mute, Presence, Seat
 from .reads import PRESENCE_MAX_AGE
 from .write import ACTIVE, MatchWrite, match_write
 
@@ -98,10 +100,11 @@ def _bot_action(match: Match, state: engine.MatchState, seat: int, level: str, b
 
 def create_match(
     *, seats: list[SeatSpec], seed: str | None = None, created_by: Any = None,
-    move_seconds: int | None = None, rated: bool = False,
+    move_seconds: int | None = None, rated: bool = False, chat: bool = False,
 ) -> Match:
     """A new match with four seats, a fresh random seed unless one is given (``move_seconds``: per-turn
-    deadlines for correspondence tables; ``rated``: OpenSkill update at the end)."""
+    deadlines for correspondence tables; ``rated``: OpenSkill update at the end; ``chat``: free-text chat
+    among its people, for a private table's match)."""
     if len(seats) != 4:
         raise GameError("bad_seats", "A match has exactly four seats.")
     seed = check_seed(seed) if seed is not None else engine.new_seed()
@@ -112,7 +115,7 @@ def create_match(
     with transaction.atomic():
         match = Match.objects.create(
             seed=seed, seed_commitment=state.seed_commitment, bot_seed=secrets.token_hex(16), seq=state.version,
-            turn=state.turn, created_by=created_by, move_seconds=move_seconds, rated=rated,
+            turn=state.turn, created_by=created_by, move_seconds=move_seconds, rated=rated, chat=chat,
         )
         for index, spec in enumerate(seats):
             if spec.user is not None:
@@ -346,8 +349,8 @@ def check_emote(user_id: int, match_id: int, emote: object) -> str:
 
 
 def set_mute(user_id: int, match_id: int, seat_index: object, muted: bool) -> int:
-    """Mute (or unmute) the person at ``seat_index`` of a match both sit at: their emotes no longer reach
-    ``user_id`` anywhere. Returns their user id."""
+    """Mute (or unmute) the person at ``seat_index`` of a match both sit at: their emotes and chat messages no
+    longer reach ``user_id`` anywhere. Returns their user id."""
     if isinstance(seat_index, bool) or not isinstance(seat_index, int) or not 0 <= seat_index <= 3:
         raise GameError("bad_seat", "A seat is 0, 1, 2 or 3.")
     seat = Seat.objects.filter(match_id=match_id, index=seat_index, kind=Seat.Kind.HUMAN).first()
@@ -358,3 +361,88 @@ def set_mute(user_id: int, match_id: int, seat_index: object, muted: bool) -> in
     else:
         Mute.objects.filter(user_id=user_id, muted_id=seat.user_id).delete()
     return seat.user_id
+
+
+# --- chat: free text at a private table's match --------------------------------------------------------
+
+CHAT_MAX = 200
+# Format characters that reorder or hide text (bidirectional embeddings, overrides and isolates, the BOM): a
+# line could show its words in another order than typed. Joiners stay (Devanagari needs ZWJ and ZWNJ).
+_HIDDEN = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\ufeff")
+_BREAKS = frozenset("\t\n\r\v\f\x85\u2028\u2029")
+
+
+def clean_chat_text(raw: object, *, what: str = "A chat message", allow_empty: bool = False) -> str:
+    """The text as stored and shown: NFC, one line (breaks and runs of spaces become one space, trimmed), no
+    control, surrogate or reordering characters; 1 to ``CHAT_MAX`` characters (0 with ``allow_empty``). A NUL
+    is refused outright (PostgreSQL stores none; a client that sends one is broken or probing)."""
+    if not isinstance(raw, str):
+        raise GameError("bad_text", f"{what} is a string of at most {CHAT_MAX} characters.")
+    if "\x00" in raw:
+        raise GameError("bad_text", f"{what} may not hold a NUL character.")
+    if len(raw) > 4 * CHAT_MAX:  # long before cleaning: refused without the work
+        raise GameError("text_too_long", f"{what} is at most {CHAT_MAX} characters.", limit=CHAT_MAX)
+    kept = []
+    for ch in unicodedata.normalize("NFC", raw):
+        if ch in _BREAKS:
+            kept.append(" ")
+        elif ch not in _HIDDEN and unicodedata.category(ch) not in ("Cc", "Cs"):
+            kept.append(ch)
+    text = " ".join("".join(kept).split())
+    if not text and not allow_empty:
+        raise GameError("empty_text", f"{what} needs some text.")
+    if len(text) > CHAT_MAX:
+        raise GameError("text_too_long", f"{what} is at most {CHAT_MAX} characters.", limit=CHAT_MAX)
+    return text
+
+
+def _chat_seat(user_id: int, match_id: int) -> tuple[Match, Seat]:
+    """The match and the caller's seat: 404 for a stranger (as every match read), 403 ``chat_closed`` where
+    the match has no chat for the caller."""
+    match = store.load(match_id)
+    seat = None if match is None else next(
+        (s for s in store.seats_of(match) if s.kind == Seat.Kind.HUMAN and s.user_id == user_id), None)
+    if match is None or seat is None:
+        raise MatchNotFound()
+    if not reads.chat_open_to(match, seat):
+        raise ChatClosed()
+    return match, seat
+
+
+def send_chat(user_id: int, match_id: int, text: object) -> dict[str, Any]:
+    """Store a chat message from a person seated at a match with chat; once committed, the other people's pages
+    get it (``ChatSent``). The caller counts it against the rate limits first. Returns it as pages get it."""
+    match, seat = _chat_seat(user_id, match_id)
+    if seat.resigned:
+        raise ChatClosed("You resigned this match: its chat is read-only for you.")
+    clean = clean_chat_text(text)
+    with transaction.atomic():
+        message = ChatMessage.objects.create(match_id=match.pk, author_id=user_id, seat=seat.index, text=clean)
+        message.name = seat.name  # type: ignore[attr-defined]
+        shown = reads.chat_json(message)
+        outbox.emit(ChatSent(match.pk, user_id, shown))
+    return shown
+
+
+def _message_id(raw: object) -> int:
+    if isinstance(raw, bool) or not isinstance(raw, int) or raw <= 0:
+        raise GameError("bad_message_id", "`message` is a message's id, a positive integer.")
+    return raw
+
+
+def report_chat(user_id: int, match_id: int, message_id: object, reason: object = "") -> tuple[ChatReport, bool]:
+    """Report another person's message of a match whose chat the caller reads, for staff (the admin's chat
+    reports). Once per person and message: reporting again returns the first report (and False)."""
+    pk = _message_id(message_id)
+    _chat_seat(user_id, match_id)
+    why = clean_chat_text("" if reason is None else reason, what="A reason", allow_empty=True)
+    message = ChatMessage.objects.filter(pk=pk, match_id=match_id).first()
+    if message is None:
+        raise NotFound("No such message at this match.")
+    if message.author_id == user_id:
+        raise GameError("own_message", "You cannot report your own message.")
+    try:
+        with transaction.atomic():
+            return ChatReport.objects.get_or_create(reporter_id=user_id, message=message, defaults={"reason": why})
+    except IntegrityError:  # the same report, at the same moment, from another page
+        return ChatReport.objects.get(reporter_id=user_id, message=message), False

@@ -15,6 +15,15 @@ socket on the match gets ``{"type": "emote", "seat": n, "emote": "wow"}`` unless
 ``{"type": "mute", "seat": n, "muted": true}`` mutes (or unmutes) the person at seat n, at every table; the
 socket answers, and says on connect, ``{"type": "mutes", "seats": [...]}`` (the seats muted here).
 
+Chat, at a match whose chat is open to this seat's person (``reads.chat_people``: a private table's match, its
+people, not bot accounts): on connect and on every resync the socket sends ``{"type": "chat_history",
+"messages": [...]}`` (the newest ``reads.CHAT_HISTORY``, oldest first, each ``{"id", "seat", "name", "text",
+"at"}``, muted people's left out); a seat sends ``{"type": "chat", "text": "..."}`` (``commands.clean_chat_text``;
+rate limited by the ``chat`` scopes) and every reader's socket gets ``{"type": "chat", "message": {...}}`` once
+it is stored, unless its person muted the author (the same mute as emotes); ``{"type": "report", "message": id,
+"reason": "..."}`` reports another person's message for staff, answered ``{"type": "reported", "message": id}``.
+Refusals are ``{"type": "error", "about": "chat" | "report", "code", "detail"}``.
+
 The socket follows the account (``games.accounts.sockets``): it closes (code 4401) when its token is revoked,
 its session logs out or the account is deactivated, and sends nothing after that.
 """
@@ -47,6 +56,8 @@ log = logging.getLogger(__name__)
 
 # The rate limits of a bid or card, the same as the REST action's (its route's scopes and ``api``).
 ACTION_SCOPES = [*settings.RATE_LIMIT_ROUTES["api-match-actions"]["POST"], "api"]
+CHAT_SCOPES = ["chat", "chat_sustained"]
+REPORT_SCOPES = ["chat_report"]
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_FOUND = 4404
@@ -68,6 +79,7 @@ class MatchConsumer(FollowsAccount, AsyncJsonWebsocketConsumer):  # type: ignore
     presence_renewal: asyncio.Task[None] | None = None
     muted: frozenset[int] = frozenset()  # the people whose emotes this socket's person does not see
     people: dict[int, int]  # seat -> user id of the people at the match
+    chat: bool = False  # this seat's person reads the match's chat
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -96,6 +108,7 @@ class MatchConsumer(FollowsAccount, AsyncJsonWebsocketConsumer):  # type: ignore
         self.muted = frozenset(await database_sync_to_async(reads.muted_by)(user.pk))
         if self.muted & set(self.people.values()):
             await self._send_mutes()
+        await self._send_chat_history()
 
     async def _renew_presence(self) -> None:
         """Renew this socket's presence now and then, so beat's sweep forgets the presence of a socket whose
@@ -130,12 +143,17 @@ class MatchConsumer(FollowsAccount, AsyncJsonWebsocketConsumer):  # type: ignore
                                       "detail": f"At most {RESYNC_LIMIT} resyncs per {RESYNC_WINDOW:g} seconds."})
                 return
             await self.send_view(force=True)
+            await self._send_chat_history()
         elif kind == "action":
             await self.act(content)
         elif kind == "emote":
             await self.emote(content.get("emote"))
         elif kind == "mute":
             await self.mute(content.get("seat"), content.get("muted", True))
+        elif kind == "chat":
+            await self.say(content.get("text"))
+        elif kind == "report":
+            await self.report(content.get("message"), content.get("reason", ""))
         else:
             await self.send_json({"type": "error", "code": "bad_message",
                                   "detail": 'Send {"seq": n, "bid": b} or {"seq": n, "card": "QH"} to act, '
@@ -221,6 +239,60 @@ class MatchConsumer(FollowsAccount, AsyncJsonWebsocketConsumer):  # type: ignore
         if self.shut or event.get("user_id") in self.muted:
             return
         await self.send_json({"type": "emote", "seat": event.get("seat"), "emote": event.get("emote")})
+
+    async def _send_chat_history(self) -> None:
+        """The chat's newest messages, when this person reads the match's chat (a reload shows them again)."""
+        history = await database_sync_to_async(self._chat_history)()
+        if history is not None and not self.shut:
+            await self.send_json({"type": "chat_history", "messages": history})
+
+    def _chat_history(self) -> list[dict[str, Any]] | None:
+        match = self.match or store.load(self.match_id)  # the row the view was just built from, with its seats
+        if match is None or not match.chat:
+            return None
+        seat = store.seats_of(match)[self.seat]
+        self.chat = seat.user_id == self.scope["user"].pk and reads.chat_open_to(match, seat)
+        return reads.recent_chat(match, self.scope["user"].pk) if self.chat else None
+
+    async def say(self, text: object) -> None:
+        """A chat message from this seat: counted against the ``chat`` limits, checked and stored; it reaches
+        the readers' sockets once committed (``match_chat``)."""
+        await self._social("chat", CHAT_SCOPES, commands.send_chat, text)
+
+    async def report(self, message_id: object, reason: object) -> None:
+        """Report another person's chat message for staff; answered ``{"type": "reported", "message": id}``."""
+        report = await self._social("report", REPORT_SCOPES, commands.report_chat, message_id, reason)
+        if report is not None:
+            await self.send_json({"type": "reported", "message": message_id})
+
+    async def _social(self, about: str, scopes: list[str], command: Any, *args: Any) -> Any:
+        """Run a chat command for this socket's person after the rate limits; a refusal goes back as an error
+        ``about`` it, and None is returned (nothing at all once the account's credential no longer holds)."""
+        if not await self.credential_still_valid():
+            await self.shut_down()
+            return None
+        user = self.scope["user"]
+
+        def run() -> Any:
+            refusal = throttles.check(_Caller(user, self.scope), scopes)
+            if refusal is not None:
+                what = "chat messages" if about == "chat" else "reports"
+                raise GameError("throttled", f"Too many {what}: wait {refusal.wait} s.",
+                                retry_after=refusal.wait, scope=refusal.scope)
+            return command(user.pk, self.match_id, *args)
+
+        try:
+            return await database_sync_to_async(run)()
+        except GameError as err:
+            await self.send_json({"type": "error", "about": about, "code": err.code, "detail": err.detail,
+                                  **err.extra})
+            return None
+
+    async def match_chat(self, event: dict[str, Any]) -> None:
+        """A committed chat message: passed on when this person reads the chat and has not muted its author."""
+        if self.shut or not self.chat or event.get("user_id") in self.muted:
+            return
+        await self.send_json({"type": "chat", "message": event.get("message")})
 
     def _resync_allowed(self) -> bool:
         now = time.monotonic()

@@ -66,3 +66,13 @@ class NoticeDue(Event):
     match_id: int
     seq: int
     kind: str
+
+
+@dataclass(frozen=True)
+class ChatSent(Event):
+    """A chat message was stored: the match's pages of the people who read its chat are sent it (``message``:
+    ``reads.chat_json``), except those of people who muted ``author_id``."""
+
+    match_id: int
+    author_id: int
+    message: dict[str, Any] = field(repr=False)

@@ -13,7 +13,7 @@ from games.accounts.events import AccountDeactivated
 from games.groups import match_group, user_group, user_message
 
 from . import commands, store, tasks
-from .events import MatchAdvanced, SeatsChanged
+from .events import ChatSent, MatchAdvanced, SeatsChanged
 
 # Timers for short (live) turns only: beat's sweep handles the rest, and a broker may redeliver a
 # far-future ETA task many times (harmless, as the tasks check seq and the deadline, but wasteful).
@@ -50,6 +50,13 @@ def seats_changed(event: SeatsChanged) -> None:
     _send_summaries(event.summaries)
     if event.bot_to_act:
         tasks.enqueue_bot_move(event.match_id, event.seq)
+
+
+def chat_sent(event: ChatSent) -> None:
+    """A committed chat message goes to the match's sockets; each passes it on only to a person who reads the
+    chat and has not muted its author (``consumers.MatchConsumer.match_chat``)."""
+    outbox.group_send_now(match_group(event.match_id), {
+        "type": "match.chat", "match_id": event.match_id, "user_id": event.author_id, "message": event.message})
 
 
 def account_deactivated(event: AccountDeactivated) -> None:

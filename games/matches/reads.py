@@ -16,7 +16,7 @@ from games.errors import MatchNotFound
 from games.limits import ascii_int
 
 from . import store
-from .models import Match, Mute, Presence, Seat
+from .models import ChatMessage, Match, Mute, Presence, Seat
 
 
 def offered_bot_levels() -> list[str]:
@@ -127,7 +127,7 @@ def on_match_page(user_id: int, match_id: int) -> bool:
 
 
 def muted_by(user_id: int) -> set[int]:
-    """The people whose emotes ``user_id`` does not see."""
+    """The people whose emotes and chat messages ``user_id`` does not see."""
     return set(Mute.objects.filter(user_id=user_id).values_list("muted_id", flat=True))
 
 
@@ -135,3 +135,41 @@ def people_playing_now() -> int:
     """People with a match page open now (for "who is here")."""
     since = timezone.now() - PRESENCE_MAX_AGE
     return Presence.objects.filter(seen_at__gte=since).values("user_id").distinct().count()
+
+
+# --- chat: free text among the people of a private table's match ----------------------------------------
+
+#: The messages a page is sent when it (re)connects or resyncs: the newest ones, oldest first.
+CHAT_HISTORY = 50
+
+
+def chat_people(match: Match) -> dict[int, int]:
+    """Seat -> user id of the people who may read the match's chat: people's seats, not bot accounts' (a
+    program has nothing to read; a house bot's seat has no user). Empty when the match has no chat."""
+    if not match.chat or match.status == Match.Status.ABORTED:
+        return {}
+    people = {s.index: s.user_id for s in store.seats_of(match)
+              if s.kind == Seat.Kind.HUMAN and s.user_id is not None and not s.bot_account}
+    return people if len(people) >= 2 else {}  # alone with bots: nobody to talk to
+
+
+def chat_open_to(match: Match, seat: Seat) -> bool:
+    """Whether the person at ``seat`` reads this match's chat (and may write, unless they resigned)."""
+    return chat_people(match).get(seat.index) == seat.user_id
+
+
+def chat_json(message: ChatMessage) -> dict[str, object]:
+    """A message as every page of its match is sent it (``name`` is its author's seat name)."""
+    return {"id": message.pk, "seat": message.seat, "name": getattr(message, "name", ""), "text": message.text,
+            "at": message.created_at.isoformat()}
+
+
+def recent_chat(match: Match, user_id: int, limit: int = CHAT_HISTORY) -> list[dict[str, object]]:
+    """The newest ``limit`` messages of the match, oldest first, without those of people ``user_id`` muted."""
+    names = {s.index: s.name for s in store.seats_of(match)}
+    rows = list(ChatMessage.objects.filter(match_id=match.pk)
+                .exclude(author_id__in=Mute.objects.filter(user_id=user_id).values("muted_id"))
+                .order_by("-id")[:limit])
+    for row in rows:
+        row.name = names.get(row.seat, "")  # type: ignore[attr-defined]
+    return [chat_json(row) for row in reversed(rows)]

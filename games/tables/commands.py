@@ -221,7 +221,9 @@ def start_table(user: Any, table_id: object) -> Match:
             if not s.user_id:
                 check_rated_bot(table, s.bot)
         specs = [SeatSpec(user=s.user) if s.user_id else SeatSpec(bot=s.bot) for s in seats]
-        match = create_match(seats=specs, created_by=user, move_seconds=table.move_seconds, rated=table.rated)
+        # a private table's people are its host and those who came by its invitation: they may chat
+        match = create_match(seats=specs, created_by=user, move_seconds=table.move_seconds, rated=table.rated,
+                             chat=table.visibility == Table.Visibility.PRIVATE)
         table.status = Table.Status.STARTED
         table.match = match
         table.save(update_fields=["status", "match"])
@@ -273,8 +275,8 @@ def rematch(user: Any, match_id: int) -> tuple[Table, bool]:
 
 def start_full_table(host: Any, seats: list[SeatSpec], *, move_seconds: int, rated: bool) -> Match:
     """A private table whose four seats are taken already, started at once (quick match seats its people here):
-    its match is a table's match like any other, so its end offers the rematch. Runs inside the caller's
-    transaction."""
+    its match is a table's match like any other, so its end offers the rematch, but it has no chat: its people were
+    seated by the pairing run, not invited by each other. Runs inside the caller's transaction."""
     with transaction.atomic():
         table = Table.objects.create(host=host, visibility=Table.Visibility.PRIVATE, move_seconds=move_seconds,
                                      rated=rated, status=Table.Status.STARTED)

@@ -79,7 +79,8 @@ def artifacts() -> Path:
 
 
 @pytest.fixture(scope="session")
-def site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def site_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The server's environment (its database file among it), for ``manage``."""
     tmp = tmp_path_factory.mktemp("e2e-server")
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL"}}
     env.update(
@@ -106,6 +107,27 @@ def site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             "RATE_LIMIT_SIGNUP": "1000/hour",
         }
     )
+    env["E2E_TMP"] = str(tmp)
+    return env
+
+
+@pytest.fixture(scope="session")
+def manage(site_env: dict[str, str]) -> Any:
+    """Run a ``manage.py`` command on the server's database (``extra_env``: more variables, such as
+    ``DJANGO_SUPERUSER_PASSWORD`` for ``createsuperuser --noinput``)."""
+
+    def run(*args: str, extra_env: dict[str, str] | None = None) -> str:
+        done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env={**site_env, **(extra_env or {})},
+                              check=True, capture_output=True, text=True)
+        return done.stdout
+
+    return run
+
+
+@pytest.fixture(scope="session")
+def site_url(site_env: dict[str, str]) -> Iterator[str]:
+    env = site_env
+    tmp = Path(env["E2E_TMP"])
     py = sys.executable
     subprocess.run([py, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
     port = _free_port()

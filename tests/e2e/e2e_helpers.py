@@ -83,6 +83,8 @@ def finish_by_api(base: str, pages: dict[int, Any], match_id: int, limit: int = 
             any_page.wait_for_timeout(50)
             continue
         mine = page.request.get(f"{base}/api/matches/{match_id}/").json()
+        if not mine.get("your_turn") or (mine["phase"] != "bidding" and not mine.get("legal")):
+            continue  # played meanwhile: the page itself plays a forced card (the auto-play option, on by default)
         move = {"bid": 2} if mine["phase"] == "bidding" else {"card": mine["legal"][0]}
         token = next((c["value"] for c in page.context.cookies() if c["name"] == "csrftoken"), "")
         page.request.post(f"{base}/api/matches/{match_id}/actions/", data={"seq": mine["seq"], **move},

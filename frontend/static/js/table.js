@@ -3,9 +3,11 @@
 //   timeline.js    a message's actions (or two views) as events   render.js    drawing a frame
 //   input.js       taps, keys and focus                           dialogs.js   modal dialogs
 //   clock.js       a timed match's clock and Resign               end.js       the end of a match
+//   emotes.js      reactions beside the seats, Mute               chat.js      a private table's chat
 import { ApiError } from "./api.js";
 import { reasonText } from "./cards.js";
 import { _ } from "./i18n.js";
+import { createChat } from "./table/chat.js";
 import { createClock } from "./table/clock.js";
 import { createConnection } from "./table/connection.js";
 import { modal } from "./table/dialogs.js";
@@ -81,6 +83,7 @@ function draw(frame, info = {}) {
   if (info.settled) {
     clock.update(frame);
     emotes.update(frame);
+    chat.update(frame);
     end.update(frame);
     // the other pages of this tab (title, favicon) learn about this match from its own socket
     window.dispatchEvent(new CustomEvent("cb:match", {
@@ -92,11 +95,19 @@ function draw(frame, info = {}) {
 const pacer = createPacer({ render: draw, collect: (f) => renderer.collect(f) });
 
 const emotes = createEmotes(app, { send: (msg) => conn.sendSocial(msg), frame: () => pacer.frame });
+const chat = createChat(app, { send: (msg) => conn.sendSocial(msg), frame: () => pacer.frame });
+// who hears what: chat's messages and refusals go to the chat, emotes' to the reactions, mutes to both
+const CHAT_ABOUT = new Set(["chat", "report"]);
+function social(msg) {
+  const forChat = msg.type === "error" ? CHAT_ABOUT.has(msg.about) : msg.type !== "emote";
+  if (forChat) chat.receive(msg);
+  if (msg.type === "error" ? !CHAT_ABOUT.has(msg.about) : msg.type === "emote" || msg.type === "mutes") emotes.receive(msg);
+}
 const conn = createConnection(matchId, {
   onView: (v, known) => pacer.push(v, known),
   onStatus: setConn,
   onLive: (live) => { app.dataset.live = live ? "1" : "0"; },
-  onSocial: (msg) => emotes.receive(msg),
+  onSocial: social,
 });
 
 async function send(body, shown) {

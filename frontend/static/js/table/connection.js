@@ -16,6 +16,8 @@ import { _ } from "../i18n.js";
 const ANSWER_WAIT = 3000;
 const SOCKET_ANSWER_WAIT = 8000;
 // The HTTP status the REST endpoint answers each socket error code with, so callers handle both alike.
+// Messages about the people at the table rather than the match.
+const SOCIAL = new Set(["emote", "mutes", "chat", "chat_history", "reported"]);
 const STATUS_OF = { stale_seq: 409, not_found: 404, throttled: 429, unavailable: 503, server_error: 500 };
 
 export function createConnection(matchId, { onView, onStatus, onLive, onSocial = () => {} }) {
@@ -52,8 +54,8 @@ export function createConnection(matchId, { onView, onStatus, onLive, onSocial =
   }
 
   function fromSocket(msg) {
-    if (msg && (msg.type === "emote" || msg.type === "mutes" || (msg.type === "error" && msg.about))) {
-      onSocial(msg); // emotes and mutes (table/emotes.js), not views
+    if (msg && (SOCIAL.has(msg.type) || (msg.type === "error" && msg.about))) {
+      onSocial(msg); // emotes, mutes and chat (table/emotes.js, table/chat.js), not views
       return;
     }
     if (msg && msg.ref !== undefined && acting.has(msg.ref) && (msg.type === "accepted" || msg.type === "error")) {
