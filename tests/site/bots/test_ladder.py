@@ -173,6 +173,9 @@ def test_a_ladder_match_moves_the_bots_ratings_and_not_the_yardsticks(make_user:
     assert [r["fixed"] for r in board if r["name"] == "bot:heuristic"] == [True]
     people = ca.get("/api/leaderboard/").json()
     assert all(r["name"] != "bot:heuristic" for r in people)  # the yardstick is the bots' own
+    from django.test import Client
+    assert 'data-testid="fixed-rating"' in Client().get("/leaderboard/?board=bots").content.decode()
+    assert 'data-testid="fixed-rating"' not in Client().get("/leaderboard/").content.decode()
     # a second match starts from where the first left the bots, the yardstick still where it was
     before = Rating.objects.get(user=a).mu
     with time_machine.travel(timezone.now(), tick=False) as clock:
