@@ -246,6 +246,12 @@ QUICK_MATCH_BOTS_AFTER = float(os.environ.get("QUICK_MATCH_BOTS_AFTER", "20"))
 # QUICK_MATCH_WINDOW and widens by QUICK_MATCH_WINDOW_GROWTH a second of the oldest seek's wait.
 QUICK_MATCH_WINDOW = float(os.environ.get("QUICK_MATCH_WINDOW", "2"))
 QUICK_MATCH_WINDOW_GROWTH = float(os.environ.get("QUICK_MATCH_WINDOW_GROWTH", "0.25"))
+# The bots' pool (the bot ladder, bot accounts only): seconds a seek waits for other bot accounts before the ladder's
+# house bots (BOT_LADDER_HOUSE_BOTS, drawn at random for each empty seat; any of games.ratings.reads.YARDSTICKS,
+# whose ratings are frozen) fill the empty seats. Short: a lone bot should not wait long for its next match.
+QUICK_MATCH_BOT_POOL_AFTER = float(os.environ.get("QUICK_MATCH_BOT_POOL_AFTER", "5"))
+BOT_LADDER_HOUSE_BOTS = [name.strip() for name in os.environ.get("BOT_LADDER_HOUSE_BOTS", "heuristic,strong").split(",")
+                         if name.strip()]
 # The live pace: seconds a move, and the bank of extra seconds each seat has per deal.
 LIVE_MOVE_SECONDS = int(os.environ.get("LIVE_MOVE_SECONDS", "15"))
 LIVE_BANK_SECONDS = int(os.environ.get("LIVE_BANK_SECONDS", "30"))

@@ -18,6 +18,9 @@ from . import commands, reads
 
 
 class NewSeekSerializer(serializers.Serializer[Any]):
+    pool = serializers.CharField(default="people", max_length=16,
+                                 help_text="`people` (default), or `bots`: the bot ladder, for bot accounts only "
+                                           "(and bot accounts seek there only).")
     pace = serializers.ChoiceField(choices=["live", "correspondence"], default="live",
                                    help_text="`live`: a short clock on every move; `correspondence`: a day a move.")
     rated = StrictBooleanField(default=True, help_text="Rated: people of close ratings, rated bot levels.")
@@ -26,6 +29,7 @@ class NewSeekSerializer(serializers.Serializer[Any]):
 class SeekSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     status = serializers.CharField(help_text="`waiting`, `matched` or `cancelled`.")
+    pool = serializers.CharField(help_text="`people` or `bots`.")
     pace = serializers.CharField()
     rated = serializers.BooleanField()
     match_id = serializers.IntegerField(allow_null=True, help_text="Once matched: the match to play.")
@@ -37,7 +41,11 @@ class QuickMatchView(APIView):
     @extend_schema(request=NewSeekSerializer, responses={201: SeekSerializer, **ERRORS},
                    summary="Play online: wait for three people (or bots after a short wait)",
                    description="409 `already_seeking` (with the waiting seek's `id`) while I wait already. The "
-                               "account socket `/ws/me/` says `{\"type\": \"matched\", \"match_id\"}` once seated.")
+                               "account socket `/ws/me/` says `{\"type\": \"matched\", \"match_id\"}` once seated. "
+                               "`\"pool\": \"bots\"` is the bot ladder (bot accounts only, always rated, the house "
+                               "bots `heuristic` and `strong` after `QUICK_MATCH_BOT_POOL_AFTER` s): 403 `not_a_bot` "
+                               "for a person, 403 `bots_pool_only` for a bot account in `people`, 400 `bad_pool`, "
+                               "400 `ladder_is_rated`, 409 `too_many_matches` at the bot's cap.")
     def post(self, request: Request) -> Response:
         ser = NewSeekSerializer(data=request.data)
         ser.is_valid(raise_exception=True)

@@ -1,9 +1,14 @@
-"""Quick match: open a seek, cancel it, and the pairing run that seats the waiting people.
+"""Quick match: open a seek, cancel it, and the pairing run that seats the waiting people (and, in the bots'
+pool, the bot accounts of the bot ladder).
 
 The pairing run locks the waiting seeks it takes (``SELECT ... FOR UPDATE SKIP LOCKED`` on PostgreSQL), so two
 runs at once share them out and never seat a person twice; a cancel locks its seek too (waiting for a run that
 holds it), so a cancelled seek is never seated and a seated one is never cancelled. One waiting seek per person
 is a constraint of the database.
+
+The two pools never meet: people seek in ``people``, bot accounts only in ``bots`` (the bot ladder: always
+rated, any bots paired regardless of rating, the empty seats filled after ``QUICK_MATCH_BOT_POOL_AFTER`` seconds
+with the ladder's house bots, whose ratings are the fixed yardstick: ``ratings.reads.YARDSTICKS``).
 """
 
 from __future__ import annotations
@@ -20,9 +25,12 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games import outbox
+from games.accounts import reads as account_reads
 from games.errors import GameError, TableConflict
 from games.matches import reads as match_reads
-from games.matches.commands import SeatSpec
+from games.matches.commands import SeatSpec, check_bot_match_cap
+from games.ratings.reads import YARDSTICKS
+from games.tables import reads as table_reads
 from games.tables.commands import start_full_table
 from games.tables.reads import DAY
 
@@ -36,8 +44,40 @@ from .models import Seek
 PAIRING_BATCH = 48
 
 
-def bots_after() -> float:
+def bots_after(pool: str = Seek.Pool.PEOPLE) -> float:
+    """Seconds a seek of ``pool`` waits before house bots fill the seats nobody came for."""
+    if pool == Seek.Pool.BOTS:
+        return float(settings.QUICK_MATCH_BOT_POOL_AFTER)
     return float(settings.QUICK_MATCH_BOTS_AFTER)
+
+
+def ladder_house_bots() -> tuple[str, ...]:
+    """The house bots the bots' pool draws its empty seats from (``BOT_LADDER_HOUSE_BOTS``, the yardsticks)."""
+    names = tuple(name for name in settings.BOT_LADDER_HOUSE_BOTS if name in YARDSTICKS)
+    return names or tuple(YARDSTICKS)
+
+
+class _NotABot(GameError):
+    status = 403
+
+    def __init__(self) -> None:
+        super().__init__("not_a_bot", "The bots' pool is for bot accounts (POST /api/bot/account/upgrade/).")
+
+
+class _BotsPoolOnly(GameError):
+    status = 403
+
+    def __init__(self) -> None:
+        super().__init__("bots_pool_only", "A bot account seeks in the bots' pool only: {\"pool\": \"bots\"}.")
+
+
+def _bot_has_room(user: Any) -> bool:
+    """Whether a bot account may start one more match now (its cap, seats at open tables counted)."""
+    try:
+        check_bot_match_cap(user, waiting=table_reads.open_seats_held(user))
+    except TableConflict:
+        return False
+    return True
 
 
 def window(waited: float) -> float:
@@ -49,17 +89,30 @@ def move_seconds(pace: str) -> int:
     return int(settings.LIVE_MOVE_SECONDS) if pace == Seek.Pace.LIVE else DAY
 
 
-def open_seek(user: Any, *, pace: str = Seek.Pace.LIVE, rated: bool = True) -> Seek:
-    """A new waiting seek; 409 ``already_seeking`` (with its ``id``) while the person has one waiting."""
+def open_seek(user: Any, *, pace: str = Seek.Pace.LIVE, rated: bool = True, pool: str = Seek.Pool.PEOPLE) -> Seek:
+    """A new waiting seek; 409 ``already_seeking`` (with its ``id``) while the person has one waiting. People seek
+    in ``people``, bot accounts in ``bots`` only (403 ``not_a_bot`` / ``bots_pool_only``), always rated there
+    (400 ``ladder_is_rated``), within their cap of matches at once (409 ``too_many_matches``)."""
     if pace not in Seek.Pace.values:
         raise GameError("bad_pace", "The pace is `live` or `correspondence`.")
+    if pool not in Seek.Pool.values:
+        raise GameError("bad_pool", "The pool is `people` or `bots`.")
     if not user.is_active:
         raise GameError("inactive", "This account is deactivated.")
+    is_bot = account_reads.is_bot_account(user)
+    if pool == Seek.Pool.BOTS:
+        if not is_bot:
+            raise _NotABot()
+        if not rated:
+            raise GameError("ladder_is_rated", "The bots' pool is the bot ladder: every match there is rated.")
+        check_bot_match_cap(user, waiting=table_reads.open_seats_held(user))
+    elif is_bot:
+        raise _BotsPoolOnly()
     try:
         with transaction.atomic():
-            seek = Seek.objects.create(user=user, pace=pace, rated=bool(rated), skill=reads.skill_of(user.pk),
-                                       waiting_since=timezone.now())
-            outbox.emit(SeekOpened(seek.pk, bots_after()))
+            seek = Seek.objects.create(user=user, pool=pool, pace=pace, rated=bool(rated),
+                                       skill=reads.skill_of(user.pk), waiting_since=timezone.now())
+            outbox.emit(SeekOpened(seek.pk, bots_after(pool)))
     except IntegrityError:
         waiting = Seek.objects.filter(user_id=user.pk, status=Seek.Status.WAITING).values_list("pk", flat=True).first()
         raise TableConflict("already_seeking", "You are waiting for a table already: cancel that first.",
@@ -81,23 +134,34 @@ def cancel_seek(user: Any, seek_id: int) -> Seek:
 
 
 def _seat(group: list[Seek], users: dict[int, Any], now: datetime) -> int:
-    """Start a match for the people of ``group`` (bots in the other seats, at the level nearest their skill),
-    seated in a random order; their seeks are ``matched``."""
+    """Start a match for the people of ``group`` (bots in the other seats, at the level nearest their skill; in
+    the bots' pool, the ladder's house bots drawn at random), seated in a random order; their seeks are
+    ``matched``."""
+    chance = random.SystemRandom()
     people = [SeatSpec(user=users[s.user_id]) for s in group]
-    level = reads.nearest_bot_level(sum(s.skill for s in group) / len(group))
-    seats = people + [SeatSpec(bot=level) for _ in range(4 - len(people))]
-    random.SystemRandom().shuffle(seats)
     first = group[0]
-    match = start_full_table(users[first.user_id], seats, move_seconds=move_seconds(first.pace), rated=first.rated)
+    if first.pool == Seek.Pool.BOTS:
+        house = ladder_house_bots()
+        seats = people + [SeatSpec(bot=chance.choice(house)) for _ in range(4 - len(people))]
+        rated_bots: tuple[str, ...] | None = tuple(YARDSTICKS)
+    else:
+        level = reads.nearest_bot_level(sum(s.skill for s in group) / len(group))
+        seats = people + [SeatSpec(bot=level) for _ in range(4 - len(people))]
+        rated_bots = None
+    chance.shuffle(seats)
+    match = start_full_table(users[first.user_id], seats, move_seconds=move_seconds(first.pace), rated=first.rated,
+                             rated_bots=rated_bots)
     Seek.objects.filter(pk__in=[s.pk for s in group]).update(status=Seek.Status.MATCHED, match=match, ended_at=now)
     outbox.emit(SeeksMatched(match.pk, tuple(s.user_id for s in group)))
     return match.pk
 
 
 def pair(now: datetime | None = None) -> list[int]:
-    """Seat the waiting people: four of one pace (and, when rated, within the oldest one's window) share a
-    match; once the oldest has waited ``QUICK_MATCH_BOTS_AFTER`` seconds bots take the seats nobody came for.
-    Seeks of deactivated accounts are dropped. Returns the new matches' ids."""
+    """Seat the waiting people: four of one pool and pace (and, when rated, within the oldest one's window)
+    share a match; once the oldest has waited ``bots_after(pool)`` seconds bots take the seats nobody came for.
+    In the bots' pool any four bot accounts share a match (the ladder is small: everyone meets everyone), and a
+    bot at its cap of matches at once waits on. Seeks of deactivated accounts are dropped. Returns the new
+    matches' ids."""
     now = now or timezone.now()
     made: list[int] = []
     with transaction.atomic():
@@ -106,24 +170,27 @@ def pair(now: datetime | None = None) -> list[int]:
         if not seeks:
             return made
         users = {u.pk: u for u in get_user_model().objects.filter(pk__in={s.user_id for s in seeks})}
-        pools: dict[tuple[str, bool], list[Seek]] = defaultdict(list)
+        pools: dict[tuple[str, str, bool], list[Seek]] = defaultdict(list)
         for seek in seeks:
             user = users.get(seek.user_id)
             if user is None or not user.is_active:
                 seek.status, seek.ended_at = Seek.Status.CANCELLED, now
                 seek.save(update_fields=["status", "ended_at"])
+            elif seek.pool == Seek.Pool.BOTS and not _bot_has_room(user):
+                continue  # at its cap (a match accepted meanwhile): seated once one of its matches ends
             else:
-                pools[(seek.pace, seek.rated)].append(seek)
-        for (_, rated), pool in pools.items():
+                pools[(seek.pool, seek.pace, seek.rated)].append(seek)
+        for (pool_name, _, rated), pool in pools.items():
+            wait = bots_after(pool_name)
             while pool:
                 anchor = pool[0]
                 waited = (now - anchor.waiting_since).total_seconds()
                 others = pool[1:]
-                if rated:
+                if rated and pool_name == Seek.Pool.PEOPLE:
                     width = window(waited)
                     others = [s for s in others if abs(s.skill - anchor.skill) <= width]
                 group = [anchor, *others[:3]]
-                if len(group) == 4 or waited >= bots_after():
+                if len(group) == 4 or waited >= wait:
                     made.append(_seat(group, users, now))
                     taken = {s.pk for s in group}
                     pool[:] = [s for s in pool if s.pk not in taken]

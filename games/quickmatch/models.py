@@ -1,17 +1,21 @@
-"""Quick match: a person's seek for a table (a pace, rated or not) until it is seated, cancelled or dropped."""
+"""Quick match: a seek for a table (a pool, a pace, rated or not) until it is seated, cancelled or dropped."""
 
 from django.conf import settings
 from django.db import models
 
 
 class Seek(models.Model):
-    """One press of *Play online*: waiting until the pairing task seats it at a match (``matched``), the person
-    cancels it, or it is dropped (a deactivated account). A person has at most one waiting seek (the database
-    says so: ``one_waiting_seek_per_user``)."""
+    """One press of *Play online* (or a bot account's seek in the bots' pool, the bot ladder): waiting until the
+    pairing task seats it at a match (``matched``), the person cancels it, or it is dropped (a deactivated
+    account). A person has at most one waiting seek (the database says so: ``one_waiting_seek_per_user``)."""
 
     class Pace(models.TextChoices):
         LIVE = "live", "Live"
         CORRESPONDENCE = "correspondence", "Correspondence"
+
+    class Pool(models.TextChoices):
+        PEOPLE = "people", "People"
+        BOTS = "bots", "Bots"
 
     class Status(models.TextChoices):
         WAITING = "waiting", "Waiting"
@@ -19,6 +23,9 @@ class Seek(models.Model):
         CANCELLED = "cancelled", "Cancelled"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seeks")
+    pool = models.CharField(max_length=8, choices=Pool.choices, default=Pool.PEOPLE,
+                            help_text="`people`, or `bots`: the bot ladder, bot accounts only, house bots after the "
+                                      "wait.")
     pace = models.CharField(max_length=16, choices=Pace.choices)
     rated = models.BooleanField(default=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)

@@ -27,9 +27,9 @@ class SeekNotFound(GameError):
 
 
 def seek_json(seek: Seek) -> dict[str, Any]:
-    return {"id": seek.pk, "status": seek.status, "pace": seek.pace, "rated": seek.rated,
-            "match_id": seek.match_id, "waiting_since": seek.waiting_since.isoformat(),
-            "bots_after": settings.QUICK_MATCH_BOTS_AFTER}
+    wait = settings.QUICK_MATCH_BOT_POOL_AFTER if seek.pool == Seek.Pool.BOTS else settings.QUICK_MATCH_BOTS_AFTER
+    return {"id": seek.pk, "status": seek.status, "pool": seek.pool, "pace": seek.pace, "rated": seek.rated,
+            "match_id": seek.match_id, "waiting_since": seek.waiting_since.isoformat(), "bots_after": wait}
 
 
 def own_seek(user: Any, seek_id: int) -> Seek:
@@ -64,4 +64,5 @@ def nearest_bot_level(skill: float) -> str:
 
 
 def people_waiting() -> int:
-    return Seek.objects.filter(status=Seek.Status.WAITING).count()
+    """People waiting for a table (the bots' pool is not counted: its bot accounts are programs)."""
+    return Seek.objects.filter(status=Seek.Status.WAITING, pool=Seek.Pool.PEOPLE).count()

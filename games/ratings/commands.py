@@ -1,8 +1,10 @@
 """The OpenSkill update of a finished rated match.
 
 Seats are ranked by final total (ties share a rank). A person is rated as themselves even if a bot
-finished their seat; each bot level is its own identity. ``Match.rated_at`` is set by the same match write
-as the updates (``match_write``, under the match row lock), so a task run twice rates once.
+finished their seat; each bot level is its own identity, and so is each of the bot ladder's house bots
+(``reads.YARDSTICKS``), whose rating is frozen: it counts the match but keeps its mu and sigma.
+``Match.rated_at`` is set by the same match write as the updates (``match_write``, under the match row lock), so
+a task run twice rates once.
 """
 
 from __future__ import annotations
@@ -24,12 +26,20 @@ from .models import Rating, RatingChange
 log = logging.getLogger(__name__)
 
 
+#: The house bots a rated match may seat: the people's levels and the bot ladder's yardsticks.
+RATED_HOUSE_BOTS = frozenset(LEVELS) | frozenset(reads.YARDSTICKS)
+
+
 def _identity(seat: Seat) -> Rating:
     defaults = {"mu": reads.MODEL.mu, "sigma": reads.MODEL.sigma}
     if seat.kind == Seat.Kind.HUMAN:
         rating, _ = Rating.objects.get_or_create(user_id=seat.user_id, defaults=defaults)
     else:
-        rating, _ = Rating.objects.get_or_create(bot=seat.bot or AUTOPILOT_LEVEL, user=None, defaults=defaults)
+        bot = seat.bot or AUTOPILOT_LEVEL
+        if bot in reads.YARDSTICKS:
+            mu, sigma = reads.YARDSTICKS[bot]
+            defaults = {"mu": mu, "sigma": sigma}
+        rating, _ = Rating.objects.get_or_create(bot=bot, user=None, defaults=defaults)
     return rating
 
 
@@ -40,7 +50,8 @@ def rate_match(match_id: int) -> bool:
             match = write.match
             if not match.rated or match.rated_at is not None:
                 return False
-            unrated = sorted({s.bot for s in write.seats if s.kind == Seat.Kind.BOT and s.bot not in LEVELS})
+            unrated = sorted({s.bot for s in write.seats
+                              if s.kind == Seat.Kind.BOT and s.bot not in RATED_HOUSE_BOTS})
             if unrated:  # tables refuse these at rated matches; one made otherwise is not rated at all
                 log.warning("match %s is not rated: bot levels %s have no ratings", match.pk, unrated)
                 write.set(rated=False)
@@ -59,6 +70,8 @@ def rate_match(match_id: int) -> bool:
                 rating = locked[rid]
                 mu = sum(o[0] for o in outs) / len(outs)
                 sigma = sum(o[1] for o in outs) / len(outs)
+                if rating.user_id is None and rating.bot in reads.YARDSTICKS:  # the ladder's fixed yardstick
+                    mu, sigma = rating.mu, rating.sigma
                 RatingChange.objects.create(
                     rating=rating, match=match, rank=min(o[2] for o in outs),
                     mu_before=rating.mu, sigma_before=rating.sigma, mu_after=mu, sigma_after=sigma,

@@ -18,6 +18,15 @@ from .models import Rating
 
 MODEL = PlackettLuce(limit_sigma=True)
 
+#: The bot ladder's house bots (the bots' quick-match pool fills its empty seats with them): each its own rating
+#: identity (``Rating.bot``, apart from the people's levels ``easy``/``normal``/``hard``), **frozen** at these
+#: (mu, sigma) — a fixed yardstick. A program's strength does not change between matches, so its rating need not
+#: either; and with a handful of outside bots, yardsticks that moved would drift with whichever bot played them
+#: most, so an outside bot's rating would mean something else next month. ``heuristic`` is set where every
+#: newcomer starts (mu 25); ``strong`` wins 48.8% of matches against three heuristics (docs/bots.md, 800
+#: duplicate matches), which Plackett-Luce puts about 9 mu above (docs/bots-api.md, *Bot ladder*).
+YARDSTICKS: dict[str, tuple[float, float]] = {"heuristic": (25.0, 2.0), "strong": (34.0, 2.0)}
+
 
 def ranks_by_totals(totals: list[int] | tuple[int, ...]) -> list[int]:
     """1 for the best total; equal totals share the better rank (competition ranking)."""
@@ -49,8 +58,8 @@ BOARDS = ("people", "bots")
 
 def leaderboard(limit: int = 100, bots: bool = True, board: str = "people") -> list[dict[str, Any]]:
     """Identities by conservative rating (mu - 3 sigma), those with at least one rated game. The ``people``
-    board: people (and the house bot levels unless ``bots`` is false); the ``bots`` board: bot accounts and the
-    house bot levels, their yardstick."""
+    board: people (and the house bot levels unless ``bots`` is false); the ``bots`` board, the bot ladder: bot
+    accounts and the ladder's house bots (``YARDSTICKS``), their fixed yardstick."""
     qs = (
         Rating.objects.filter(games__gt=0)
         .filter(Q(user__isnull=True) | Q(user__is_active=True))
@@ -59,9 +68,9 @@ def leaderboard(limit: int = 100, bots: bool = True, board: str = "people") -> l
         .order_by("-cons", "-games", "pk")
     )
     if board == "bots":
-        qs = qs.filter(Q(user__isnull=True) | Q(user__bot_account__isnull=False))
+        qs = qs.filter(Q(bot__in=list(YARDSTICKS)) | Q(user__bot_account__isnull=False))
     else:
-        qs = qs.filter(user__bot_account__isnull=True)
+        qs = qs.filter(user__bot_account__isnull=True).exclude(bot__in=list(YARDSTICKS))
         if not bots:
             qs = qs.filter(user__isnull=False)
     rows = []
@@ -69,7 +78,8 @@ def leaderboard(limit: int = 100, bots: bool = True, board: str = "people") -> l
         program = r.user is not None and hasattr(r.user, "bot_account")
         rows.append({"rank": place, "name": r.name, "kind": "bot_account" if program else "human" if r.user_id
                      else "bot", "username": r.user.get_username() if r.user is not None else None,
-                     "bot": r.bot or None, "bot_account": program, **rating_json(r)})
+                     "bot": r.bot or None, "bot_account": program, "fixed": r.bot in YARDSTICKS,
+                     **rating_json(r)})
     return rows
 
 

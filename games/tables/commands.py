@@ -5,6 +5,7 @@ Every write locks the table row; lobby listeners are told once it commits (``Tab
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import timedelta
 from typing import Any
 
@@ -33,11 +34,11 @@ from .reads import DAY, MOVE_SECONDS_CHOICES
 RATED_BOT_LEVELS = tuple(sorted(LEVELS))
 
 
-def check_rated_bot(table: Table, level: str) -> None:
-    if table.rated and level not in RATED_BOT_LEVELS:
-        levels = ", ".join(RATED_BOT_LEVELS)
+def check_rated_bot(table: Table, level: str, rated_bots: Collection[str] = RATED_BOT_LEVELS) -> None:
+    if table.rated and level not in rated_bots:
+        levels = ", ".join(sorted(rated_bots))
         raise GameError("unrated_bot", f"A rated table seats the rated bot levels only ({levels}); "
-                                       f"`{level}` may play at unrated tables.", levels=list(RATED_BOT_LEVELS))
+                                       f"`{level}` may play at unrated tables.", levels=sorted(rated_bots))
 
 
 def create_table(host: Any, *, visibility: str = Table.Visibility.PUBLIC, move_seconds: int = DAY,
@@ -273,16 +274,18 @@ def rematch(user: Any, match_id: int) -> tuple[Table, bool]:
     return table, True
 
 
-def start_full_table(host: Any, seats: list[SeatSpec], *, move_seconds: int, rated: bool) -> Match:
+def start_full_table(host: Any, seats: list[SeatSpec], *, move_seconds: int, rated: bool,
+                     rated_bots: Collection[str] | None = None) -> Match:
     """A private table whose four seats are taken already, started at once (quick match seats its people here):
     its match is a table's match like any other, so its end offers the rematch, but it has no chat: its people were
-    seated by the pairing run, not invited by each other. Runs inside the caller's transaction."""
+    seated by the pairing run, not invited by each other. ``rated_bots``: the house bots a rated one may seat (the
+    bot ladder's own; the people's levels by default). Runs inside the caller's transaction."""
     with transaction.atomic():
         table = Table.objects.create(host=host, visibility=Table.Visibility.PRIVATE, move_seconds=move_seconds,
                                      rated=rated, status=Table.Status.STARTED)
         for index, spec in enumerate(seats):
             if spec.user is None:
-                check_rated_bot(table, check_bot_level(spec.bot))
+                check_rated_bot(table, check_bot_level(spec.bot), rated_bots or RATED_BOT_LEVELS)
             TableSeat.objects.create(table=table, index=index, user=spec.user, bot="" if spec.user else spec.bot or "")
         match = create_match(seats=seats, created_by=host, move_seconds=move_seconds, rated=rated)
         table.match = match

@@ -1,4 +1,5 @@
-"""``python -m callbreak_client play --url SITE --token T (--bot NAME | --bhoos URL)``."""
+"""``python -m callbreak_client play --url SITE --token T (--bot NAME | --bhoos URL)``, and ``ladder`` (the same,
+seeking match after match in the bots' quick-match pool, the rated bot ladder)."""
 
 from __future__ import annotations
 
@@ -11,27 +12,37 @@ from .runner import Runner
 from .site import Site
 
 
+def _common(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--url", required=True, help="the site, e.g. http://127.0.0.1:8000")
+    command.add_argument("--token", default=os.environ.get("CALLBREAK_TOKEN"),
+                         help="the bot account's API token (or CALLBREAK_TOKEN)")
+    who = command.add_mutually_exclusive_group(required=True)
+    who.add_argument("--bot", help="one of the engine's bots (heuristic, strong, normal, ...)")
+    who.add_argument("--bhoos", metavar="URL", help="a bot server speaking the Bhoos 2022 protocol")
+    command.add_argument("--matches", type=int, default=0, help="stop after this many matches are over (0: never)")
+    command.add_argument("--events", choices=["stream", "socket"], default="stream",
+                         help="the NDJSON stream (default) or the account socket /ws/me/")
+    command.add_argument("--decline-invitations", action="store_true", help="do not accept table invitations")
+    command.add_argument("--log-level", default="INFO")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="callbreak_client", description="Play Call Break as a bot account.")
     sub = parser.add_subparsers(dest="command", required=True)
-    play = sub.add_parser("play", help="answer my turns and invitations until stopped (or --matches are over)")
-    play.add_argument("--url", required=True, help="the site, e.g. http://127.0.0.1:8000")
-    play.add_argument("--token", default=os.environ.get("CALLBREAK_TOKEN"),
-                      help="the bot account's API token (or CALLBREAK_TOKEN)")
-    who = play.add_mutually_exclusive_group(required=True)
-    who.add_argument("--bot", help="one of the engine's bots (heuristic, strong, normal, ...)")
-    who.add_argument("--bhoos", metavar="URL", help="a bot server speaking the Bhoos 2022 protocol")
-    play.add_argument("--matches", type=int, default=0, help="stop after this many matches are over (0: never)")
-    play.add_argument("--events", choices=["stream", "socket"], default="stream",
-                      help="the NDJSON stream (default) or the account socket /ws/me/")
-    play.add_argument("--decline-invitations", action="store_true", help="do not accept table invitations")
-    play.add_argument("--log-level", default="INFO")
+    _common(sub.add_parser("play", help="answer my turns and invitations until stopped (or --matches are over)"))
+    ladder = sub.add_parser("ladder", help="play rated bot-ladder matches: seek in the bots' quick-match pool, "
+                                           "play, seek again, until stopped (or --matches are over)")
+    _common(ladder)
+    ladder.add_argument("--pace", choices=["live", "correspondence"], default="live",
+                        help="the seek's pace (live: the site's short clock a move; a bot account has at most "
+                             "BOT_MOVE_SECONDS either way)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(message)s")
     if not args.token:
         parser.error("--token (or CALLBREAK_TOKEN) is required")
     player: Player = BhoosPlayer(args.bhoos) if args.bhoos else EnginePlayer(args.bot)
     site = Site(args.url, args.token)
-    logging.getLogger("callbreak_client").info("playing as %s with %s", site.me()["username"], player.name)
-    return Runner(site, player, matches=args.matches, accept=not args.decline_invitations,
-                  transport=args.events).run()
+    logging.getLogger("callbreak_client").info("playing as %s with %s%s", site.me()["username"], player.name,
+                                               " on the bot ladder" if args.command == "ladder" else "")
+    return Runner(site, player, matches=args.matches, accept=not args.decline_invitations, transport=args.events,
+                  ladder=args.command == "ladder", pace=getattr(args, "pace", "live")).run()

@@ -1,6 +1,10 @@
 """The bot's loop: read events, answer each ``your_turn`` with the player's action, accept invitations, count
 finished matches; reconnect after any drop, resuming after the last event id seen (nothing is missed: events are
-stored by the site; a turn is also checked against the match's view, so an event seen twice acts once)."""
+stored by the site; a turn is also checked against the match's view, so an event seen twice acts once).
+
+On the bot ladder (``ladder``) it also keeps one seek in the bots' quick-match pool: a new one when it starts and
+once the match its seek led to is over, until ``matches`` are over; it looks at a waiting seek again at each
+heart-beat (a seek refused at the bot's cap is asked again then)."""
 
 from __future__ import annotations
 
@@ -20,7 +24,7 @@ log = logging.getLogger("callbreak_client")
 
 class Runner:
     def __init__(self, site: Site, player: Player, *, matches: int = 0, accept: bool = True,
-                 transport: str = "stream") -> None:
+                 transport: str = "stream", ladder: bool = False, pace: str = "live") -> None:
         self.site = site
         self.player = player
         self.matches_wanted = matches
@@ -30,6 +34,10 @@ class Runner:
         self.finished: set[int] = set()
         self.actions = 0
         self.reconnects = 0
+        self.ladder = ladder
+        self.pace = pace
+        self.seek_id: int | None = None
+        self.seeks = 0
 
     @property
     def done(self) -> bool:
@@ -65,12 +73,39 @@ class Runner:
             log.exception("%s failed in match %s", self.player.name, view.get("id"))
             return None
 
+    # --- the ladder -------------------------------------------------------------------------------------
+
+    def seek_if_idle(self) -> None:
+        """On the ladder: seek in the bots' pool unless a seek of mine is waiting, or its match is still going."""
+        if not self.ladder or self.done:
+            return
+        if self.seek_id is not None:
+            seek = self.site.get_seek(self.seek_id)
+            if seek["status"] == "waiting" or (seek["status"] == "matched" and seek["match_id"] not in self.finished):
+                return
+        try:
+            seek = self.site.seek(self.pace)
+        except SiteError as err:
+            if err.code == "already_seeking":  # left waiting by an earlier run
+                self.seek_id = int(err.body["id"])
+            elif err.code == "too_many_matches" or err.status == 429:
+                log.info("not seeking now (%s); asking again at the next heart-beat", err.code)
+            else:
+                raise
+            return
+        self.seek_id, self.seeks = int(seek["id"]), self.seeks + 1
+        log.info("seeking a ladder match (seek %s: %s)", seek["id"], seek["status"])
+
+    # --- events -----------------------------------------------------------------------------------------
+
     def handle(self, event: dict[str, Any]) -> None:
         """Answer one event; its id counts as seen only once answered, so an answer lost with the connection is
         asked for again after the reconnect (the stream resumes after the last id seen)."""
         kind = event.get("type")
-        if kind in ("hello", "heartbeat") and self.last_id is None:
-            self.last_id = int(event.get("last_id", 0))
+        if kind in ("hello", "heartbeat"):
+            if self.last_id is None:
+                self.last_id = int(event.get("last_id", 0))
+            self.seek_if_idle()
         if kind == "your_turn":
             self.play_turn(int(event["match_id"]))
         elif kind == "invited" and self.accept:
@@ -82,6 +117,7 @@ class Runner:
         elif kind == "match_over":
             self.finished.add(int(event["match_id"]))
             log.info("match %s is over (%d finished)", event["match_id"], len(self.finished))
+            self.seek_if_idle()
         if "id" in event and kind in EVENT_TYPES:
             self.last_id = max(self.last_id or 0, int(event["id"]))
 
@@ -116,8 +152,8 @@ class Runner:
             self.reconnects += 1
             time.sleep(delay)
             delay = min(delay * 2, 5.0)
-        log.info("done: %d matches finished, %d actions, %d reconnects", len(self.finished), self.actions,
-                 self.reconnects)
+        log.info("done: %d matches finished, %d actions, %d reconnects%s", len(self.finished), self.actions,
+                 self.reconnects, f", {self.seeks} ladder seeks" if self.ladder else "")
         return 0
 
     def _events(self, first: bool) -> Iterator[dict[str, Any]]:
@@ -138,8 +174,16 @@ class Runner:
                 log.info("socket reconnected after event %s", self.last_id)
             newest, stored = self.site.stored_events(self.last_id)  # None at first: what awaits an answer
             self.last_id = max(self.last_id or 0, newest)
+            self.seek_if_idle()
             yield from stored
             while True:
-                message = json.loads(sock.recv(timeout=60 * 60))
+                try:  # on the ladder, a check of the seek after 15 quiet seconds stands in for the stream's heart-beat
+                    raw = sock.recv(timeout=15 if self.ladder else 60 * 60)
+                except TimeoutError:
+                    if not self.ladder:
+                        raise
+                    self.seek_if_idle()
+                    continue
+                message = json.loads(raw)
                 if message.get("type") in EVENT_TYPES and int(message.get("id", 0)) > (self.last_id or 0):
                     yield message

@@ -1,6 +1,6 @@
-"""The site's API as a bot uses it: the view of a match, an action, an invitation's answer, the matches awaiting
-a move, and the events (NDJSON stream, resumed by id; or the account socket ``/ws/me/`` with the stored events
-read after each reconnect)."""
+"""The site's API as a bot uses it: the view of a match, an action, an invitation's answer, a seek in the bots'
+quick-match pool (the bot ladder), and the events (NDJSON stream, resumed by id; or the account socket ``/ws/me/``
+with the stored events read after each reconnect)."""
 
 from __future__ import annotations
 
@@ -59,6 +59,14 @@ class Site:
 
     def answer_invitation(self, table_id: int, accept: bool) -> dict[str, Any]:
         return dict(self.post(f"/api/tables/{table_id}/invitation/", {"accept": accept}))
+
+    def seek(self, pace: str = "live") -> dict[str, Any]:
+        """A seek in the bots' pool (the bot ladder): ``{"id", "status", "match_id", ...}``; 409 ``already_seeking``
+        (with the waiting one's ``id``) or ``too_many_matches`` (at the bot's cap) as a ``SiteError``."""
+        return dict(self.post("/api/quick-match/", {"pool": "bots", "pace": pace}))
+
+    def get_seek(self, seek_id: int) -> dict[str, Any]:
+        return dict(self.get(f"/api/quick-match/{seek_id}/"))
 
     def stored_events(self, since: int | None) -> tuple[int, list[dict[str, Any]]]:
         """The newest event id and the events recorded after ``since`` (None: those still awaiting an answer);

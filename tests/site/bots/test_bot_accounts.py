@@ -189,11 +189,12 @@ def test_badges_on_profile_and_the_bots_leaderboard(make_user: Any, bot: Any) ->
     Rating.objects.create(user=robo, mu=30, sigma=2, games=3)
     Rating.objects.create(user=person, mu=28, sigma=2, games=3)
     Rating.objects.create(bot="normal", mu=25, sigma=2, games=9)
+    Rating.objects.create(bot="heuristic", mu=25, sigma=2, games=4)  # the bot ladder's yardstick
     people = bot_client.get("/api/leaderboard/").json()
     assert [r["name"] for r in people] == ["human1", "bot:normal"]
     bots = bot_client.get("/api/leaderboard/?board=bots").json()
-    assert [(r["name"], r["kind"], r["bot_account"]) for r in bots] == [("robo", "bot_account", True),
-                                                                        ("bot:normal", "bot", False)]
+    assert [(r["name"], r["kind"], r["bot_account"], r["fixed"]) for r in bots] == [
+        ("robo", "bot_account", True, False), ("bot:heuristic", "bot", False, True)]
     assert bot_client.get("/api/leaderboard/?board=x").status_code == 400
     assert bot_client.get("/api/players/robo/").json()["bot_account"] is True
     page = Client()

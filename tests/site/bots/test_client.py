@@ -120,3 +120,29 @@ def test_the_client_plays_a_whole_match_as_a_bot_account(server: Any, tmp_path: 
         last_play = [b for p, b in bhoos_server.requests if p == "/play"][-1]
         assert len(last_play["history"]) == 12 and len(last_play["cards"]) == 1
         assert last_play["context"]["round"] == 5
+
+
+def test_the_ladder_command_seeks_plays_and_stops(server: Any, tmp_path: Path) -> None:
+    """`ladder` on the account socket: a lone bot seeks in the bots' pool, is seated with house bots after the
+    pool's wait (the web process's timer), plays every move of its seat and stops after its one match."""
+    url = server.url
+    bot = sign_up(url, "robotl")
+    assert httpx.post(f"{url}/api/bot/account/upgrade/", headers=auth(bot)).status_code == 201
+    log = tmp_path / "client.log"
+    env = dict(os.environ, PYTHONPATH=f"{ROOT / 'clients' / 'python'}{os.pathsep}{ROOT}")
+    proc = subprocess.Popen([sys.executable, "-m", "callbreak_client", "ladder", "--url", url, "--token", bot,
+                             "--bot", "heuristic", "--matches", "1", "--events", "socket"], cwd=ROOT, env=env,
+                            stdout=log.open("wb"), stderr=subprocess.STDOUT)
+    try:
+        assert proc.wait(timeout=300) == 0, log.read_text()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    text = log.read_text()
+    assert "on the bot ladder" in text and "done: 1 matches finished, 70 actions" in text and "1 ladder seeks" in text
+    [row] = httpx.get(f"{url}/api/matches/", headers=auth(bot)).json()
+    assert row["status"] == "finished" and sorted(s["kind"] for s in row["seats"]) == ["bot", "bot", "bot", "human"]
+    assert {s["bot"] for s in row["seats"] if s["kind"] == "bot"} <= {"heuristic", "strong"}
+    assert made_by(server.sqlite, row["id"], row["you"]) == ["player"] * (5 + 5 * 13), text
+    profile = httpx.get(f"{url}/api/players/robotl/", headers=auth(bot)).json()
+    assert profile["rating"]["games"] == 1  # a rated ladder match

@@ -42,7 +42,7 @@ def test_four_people_at_once_get_one_match_without_bots(make_user: Any) -> None:
     with time_machine.travel(timezone.now(), tick=False):
         first = [seek(c) for c in clients[:3]]
         assert [s["status"] for s in first] == ["waiting"] * 3 and not Match.objects.exists()
-        assert set(first[0]) == {"id", "status", "pace", "rated", "match_id", "waiting_since", "bots_after"}
+        assert set(first[0]) == {"id", "status", "pool", "pace", "rated", "match_id", "waiting_since", "bots_after"}
         last = seek(clients[3])  # the fourth completes the table at once (the pairing kicked after the commit)
     assert last["status"] == "matched" and last["match_id"]
     match = Match.objects.get()
