@@ -10,6 +10,10 @@ PORT ?= 8000
 RUN_ID := $(shell echo $$$$)
 PG_URL ?= postgres://postgres@127.0.0.1:5432/callbreak_$(RUN_ID)
 REDIS_TEST_URL ?= redis://127.0.0.1:6379/$(shell echo $$(( $(RUN_ID) % 11 + 5 )))
+# Test processes (pytest-xdist): the browser tests mostly wait on a server and Chromium, the site tests on one
+# core each, so four processes keep two cores busy. TEST_PROCS=0 runs everything in one process.
+TEST_PROCS ?= 4
+XDIST = $(if $(filter 0,$(TEST_PROCS)),,-n $(TEST_PROCS) --dist worksteal)
 
 SHELL := /bin/bash
 .PHONY: serve load run test install lint contracts typecheck test-engine test-site test-site-pg test-realstack bench migrate worker beat
@@ -64,13 +68,13 @@ test-site: $(STAMP)
 # The test process itself runs without the connection pool (tests hold connections in many threads);
 # servers the tests start (e2e, two web processes) run with it, as in production.
 test-site-pg: $(STAMP)
-	DATABASE_URL=$(PG_URL) DATABASE_POOL_MAX=0 $(BIN)/pytest -q tests/site -m "not realstack" -p no:cacheprovider
+	DATABASE_URL=$(PG_URL) DATABASE_POOL_MAX=0 $(BIN)/pytest -q tests/site -m "not realstack" -p no:cacheprovider $(XDIST)
 
 test-realstack: $(STAMP)
 	DATABASE_URL=$(PG_URL) REDIS_URL=$(REDIS_TEST_URL) DATABASE_POOL_MAX=0 $(BIN)/pytest -q tests/site -m realstack -p no:cacheprovider
 
 test: $(STAMP) lint contracts typecheck
-	$(BIN)/pytest -q tests -m "not realstack"
+	$(BIN)/pytest -q tests -m "not realstack" $(XDIST)
 	$(MAKE) --no-print-directory test-site-pg
 	$(MAKE) --no-print-directory test-realstack
 
