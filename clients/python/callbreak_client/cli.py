@@ -40,7 +40,13 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(message)s")
     if not args.token:
         parser.error("--token (or CALLBREAK_TOKEN) is required")
-    player: Player = BhoosPlayer(args.bhoos) if args.bhoos else EnginePlayer(args.bot)
+    player: Player
+    if args.bhoos:
+        bridge = BhoosPlayer(args.bhoos)
+        bridge.hello()  # the contest's readiness check: GET /hi until the bot answers
+        player = bridge
+    else:
+        player = EnginePlayer(args.bot)
     site = Site(args.url, args.token)
     logging.getLogger("callbreak_client").info("playing as %s with %s%s", site.me()["username"], player.name,
                                                " on the bot ladder" if args.command == "ladder" else "")

@@ -12,6 +12,7 @@ missing answer is replaced by a legal one and logged, so a faulty bot never stal
 from __future__ import annotations
 
 import logging
+import time
 from typing import Any, Protocol
 
 import httpx
@@ -104,6 +105,16 @@ def view_from_json(v: dict[str, Any]) -> Any:
 
 
 # --- the Bhoos 2022 protocol --------------------------------------------------------------------------------
+# Checked against Bhoos's own 2022 starter code (github Bhoos/callbreak-tournament-starter-code:
+# python_docker/src/app.py, python_docker/src/card.py, node_docker/src/index.js, parsers/stateToApiParser.js):
+# ``GET /hi`` answers ``{"value": "hello"}`` (the contest polled it until the bot was ready); ``POST /bid`` gets
+# ``playerId``, ``playerIds``, ``cards``, ``context`` and answers ``{"value": <int>}``; ``POST /play`` gets the same
+# plus ``timeBudget`` (ms), ``played`` and ``history`` and answers ``{"value": "<card>"}``. Cards are rank then
+# suit, ranks ``2``-``9``, ``T``, ``J``, ``Q``, ``K`` and ``1`` for the ace, suits ``S H C D``.
+
+RANKS = "23456789TJQK1"
+SUITS = "SHCD"
+
 
 def to_bhoos(card: str) -> str:
     """The site's ``AS``/``TS``/``9H`` as the contest wrote cards: the ace is ``1`` (``1S``), the rest alike."""
@@ -111,50 +122,95 @@ def to_bhoos(card: str) -> str:
 
 
 def from_bhoos(card: object) -> object:
-    if isinstance(card, str) and len(card) == 2 and card[0] == "1":
-        return "A" + card[1].upper()
+    """A bot's card back in the site's notation: ``1S`` -> ``AS``. A later contest's ``1S/0`` (a deck index
+    after the slash) is read as ``1S``; anything else is left as sent, for the legality check to refuse."""
+    if not isinstance(card, str):
+        return card
+    text = card.strip().upper().split("/", 1)[0]
+    if len(text) == 2 and text[0] in RANKS and text[1] in SUITS:
+        return ("A" + text[1]) if text[0] == "1" else text
     return card
 
 
 def player_ids(view: dict[str, Any]) -> list[str]:
-    """Stable ids for the four seats (``P0`` … ``P3``), in the site's seat order (the order of play)."""
+    """Stable ids for the four seats (``P0`` … ``P3``), in the site's seat order (the order of play, which the
+    contest calls clockwise: ``history``'s start and winner are indices into this list)."""
     return [f"P{seat}" for seat in range(4)]
 
 
-def bhoos_body(view: dict[str, Any]) -> dict[str, Any]:
+def points(tenths: int) -> int | float:
+    """A total in tenths as the contest wrote ``totalPoints``: ``41`` -> ``4.1``, ``0`` -> ``0``."""
+    return tenths // 10 if tenths % 10 == 0 else round(tenths / 10, 1)
+
+
+def time_budget(view: dict[str, Any], timeout: float) -> int:
+    """``timeBudget``: the milliseconds the bot may think, the bridge's own timeout or less when the site's turn
+    ends sooner (``seconds_left``, clock and bank), keeping a second for the way back."""
+    budget = int(timeout * 1000)
+    left = view.get("seconds_left")
+    if isinstance(left, int) and not isinstance(left, bool):
+        budget = min(budget, max(0, (left - 1) * 1000))
+    return budget
+
+
+def bhoos_body(view: dict[str, Any], timeout: float = 5.0) -> dict[str, Any]:
     """The request a Bhoos 2022 bot reads, from my seat's view: ``playerId``, ``playerIds``, ``cards`` (my hand),
-    ``context`` (``round``; per player ``bid``, ``won`` and ``totalPoints``); while playing also ``played`` (the
-    trick so far) and ``history`` (this deal's finished tricks as ``[start, [cards], winner]``, seats as indices
-    of ``playerIds``)."""
+    ``context`` (``round``; per player id ``totalPoints`` before this deal, ``bid`` (0 before it is made) and
+    ``won``); for ``/play`` also ``timeBudget``, ``played`` (the trick so far, in order) and ``history`` (this
+    deal's finished tricks as ``[start, [cards in play order from start], winner]``)."""
     ids = player_ids(view)
-    players = {ids[s]: {"bid": view["bids"][s] or 0, "won": view["tricks_won"][s],
-                        "totalPoints": view["totals"][s] / 10} for s in range(4)}
-    body: dict[str, Any] = {
+    players = {ids[s]: {"totalPoints": points(view["totals"][s]), "bid": view["bids"][s] or 0,
+                        "won": view["tricks_won"][s]} for s in range(4)}
+    body: dict[str, Any] = {}
+    if view["phase"] == "playing":
+        body["timeBudget"] = time_budget(view, timeout)
+    body.update({
         "playerId": ids[view["seat"]],
         "playerIds": ids,
         "cards": [to_bhoos(c) for c in view["hand"]],
-        "context": {"round": view["deal_number"], "players": players},
-    }
+    })
     if view["phase"] == "playing":
         body["played"] = [to_bhoos(p["card"]) for p in view["trick"]["plays"]]
         body["history"] = [[t["leader"], [to_bhoos(p["card"]) for p in t["plays"]], t["winner"]]
                            for t in view["tricks"]]
+    body["context"] = {"round": view["deal_number"], "players": players}
     return body
 
 
 class BhoosPlayer:
-    """A bot server speaking the Bhoos 2022 protocol: ``POST /bid`` answers ``{"value": n}``, ``POST /play``
+    """A bot server speaking the Bhoos 2022 protocol: ``POST /bid`` answers ``{"value": 3}``, ``POST /play``
     answers ``{"value": "1S"}``. Errors and timeouts count as no answer (a legal one is substituted)."""
 
     def __init__(self, url: str, timeout: float = 5.0) -> None:
         self.url = url.rstrip("/")
         self.name = f"bhoos:{self.url}"
+        self.timeout = timeout
         self.http = httpx.Client(timeout=timeout)
+
+    def hello(self, wait: float = 30.0) -> bool:
+        """``GET /hi`` until the bot answers, as the contest's sandbox did before a match (a bot may load a model
+        first); ``False`` (and a warning) when it never answered ``{"value": ...}``: its turns then fall to the
+        substitute until it does answer."""
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                response = self.http.get(f"{self.url}/hi")
+                if response.status_code == 200 and "value" in response.json():
+                    log.info("%s is ready: %s", self.name, response.json()["value"])
+                    return True
+                log.warning("%s answered /hi with %s; playing on", self.name, response.status_code)
+                return False
+            except (httpx.HTTPError, ValueError, TypeError) as err:
+                if time.monotonic() >= deadline:
+                    log.warning("%s did not answer /hi in %ss (%s); playing on", self.name, wait, err)
+                    return False
+            time.sleep(0.5)
 
     def decide(self, view: dict[str, Any]) -> dict[str, Any]:
         bidding = view["phase"] == "bidding"
         try:
-            response = self.http.post(f"{self.url}/{'bid' if bidding else 'play'}", json=bhoos_body(view))
+            response = self.http.post(f"{self.url}/{'bid' if bidding else 'play'}",
+                                      json=bhoos_body(view, self.timeout))
             response.raise_for_status()
             value = response.json().get("value")
         except (httpx.HTTPError, ValueError, AttributeError) as err:
