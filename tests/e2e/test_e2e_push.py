@@ -137,6 +137,15 @@ def _notifications(page: Any) -> list[list[str]]:
         .then((ns) => ns.map((n) => [n.tag, n.title, n.body, n.data.url]).sort())""")
 
 
+def _shown(page: Any, tag: str, body: str) -> None:
+    """Wait until the notification ``tag`` shows ``body``: a push reaches the service worker asynchronously, later
+    on a busy machine."""
+    deadline = time.monotonic() + 10
+    while not any(n[0] == tag and n[2] == body for n in _notifications(page)):
+        assert time.monotonic() < deadline, f"no notification {tag} saying {body!r}: {_notifications(page)}"
+        page.wait_for_timeout(50)
+
+
 def test_the_service_worker_shows_one_notification_per_match_and_a_click_opens_it(
         browser: Any, site_url: str, artifacts: Any) -> None:
     ctx = new_context(browser, viewport={"width": 1280, "height": 860}, locale="en-US")
@@ -165,14 +174,12 @@ def test_the_service_worker_shows_one_notification_per_match_and_a_click_opens_i
             return {"type": "your_turn", "match_id": mid, "title": "Your turn", "body": body, "url": f"/play/{mid}/"}
 
         push(your_turn(match_id, "first"))
-        deadline = time.monotonic() + 10
-        while not _notifications(page):
-            assert time.monotonic() < deadline, "the push showed no notification"
-            page.wait_for_timeout(50)
+        _shown(page, f"match-{match_id}", "first")
         assert _notifications(page) == [[f"match-{match_id}", "Your turn", "first", f"/play/{match_id}/"]]
         push(your_turn(match_id, "second"))  # the same match: replaces the first
         push(your_turn(match_id + 1000, "another match"))
-        page.wait_for_timeout(500)
+        _shown(page, f"match-{match_id}", "second")
+        _shown(page, f"match-{match_id + 1000}", "another match")
         assert _notifications(page) == [
             [f"match-{match_id + 1000}", "Your turn", "another match", f"/play/{match_id + 1000}/"],
             [f"match-{match_id}", "Your turn", "second", f"/play/{match_id}/"],
@@ -198,11 +205,11 @@ def test_the_service_worker_shows_one_notification_per_match_and_a_click_opens_i
         table.get_by_test_id("hand").wait_for()
         # now its tab is open: the next click focuses that tab instead of opening another
         push(your_turn(match_id, "third"))
-        page.wait_for_timeout(300)
+        _shown(page, f"match-{match_id}", "third")
         assert worker.evaluate(click, f"match-{match_id}") == [["focus", f"{site_url}/play/{match_id}/"]]
         # a payload pointing elsewhere leads to this site's home (its tab is open: focused), never another site
         push({**your_turn(match_id, "away"), "url": "https://elsewhere.example/phish"})
-        page.wait_for_timeout(300)
+        _shown(page, f"match-{match_id}", "away")
         assert worker.evaluate(click, f"match-{match_id}") == [["focus", f"{site_url}/"]]
     finally:
         ctx.close()
