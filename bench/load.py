@@ -438,6 +438,8 @@ class Player:
                     except TimeoutError:
                         break
                 self.figures.reply_ms.append((time.monotonic() - t1) * 1000)
+            # the deadline came first: the actions of the match so far count too (a think-time run ends mid-match)
+            self.figures.all_actions += self.view.get("seq", 0)
         finally:
             self.done = True
             listener.cancel()
