@@ -56,6 +56,12 @@ class TableConflict(GameError):
     status = 409
 
 
+class Forbidden(GameError):
+    """A request the caller may not make, whoever they are seated with (403 with its own ``code``)."""
+
+    status = 403
+
+
 class NotHost(GameError):
     status = 403
 

@@ -31,7 +31,7 @@ from games.accounts import reads as account_reads
 from games.accounts.models import ApiToken
 from games.accounts.sockets import credential_valid
 from games.api_errors import ERRORS
-from games.errors import GameError
+from games.errors import Forbidden, GameError
 from games.groups import bot_events_group
 from games.users import signed_in
 
@@ -76,7 +76,7 @@ class EventStreamView(APIView):
         if not isinstance(request.auth, ApiToken):
             raise GameError("token_required", "The event stream takes an API token (Authorization: Token <key>).")
         if not account_reads.is_bot_account(user):
-            raise _NotABot()
+            raise Forbidden("not_a_bot", "Only a bot account has an event stream (POST /api/bot/account/upgrade/).")
         raw = request.query_params.get("since") or request.headers.get("Last-Event-ID")
         since = reads.parse_since(raw)
         if raw and since is None:
@@ -90,13 +90,6 @@ class EventStreamView(APIView):
         response["Cache-Control"] = "no-store"
         response["X-Accel-Buffering"] = "no"  # a proxy must pass each line on at once
         return response
-
-
-class _NotABot(GameError):
-    status = 403
-
-    def __init__(self) -> None:
-        super().__init__("not_a_bot", "Only a bot account has an event stream (POST /api/bot/account/upgrade/).")
 
 
 def _line(data: dict[str, Any]) -> bytes:

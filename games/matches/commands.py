@@ -418,8 +418,7 @@ def send_chat(user_id: int, match_id: int, text: object) -> dict[str, Any]:
     clean = clean_chat_text(text)
     with transaction.atomic():
         message = ChatMessage.objects.create(match_id=match.pk, author_id=user_id, seat=seat.index, text=clean)
-        message.name = seat.name  # type: ignore[attr-defined]
-        shown = reads.chat_json(message)
+        shown = reads.chat_json(message, seat.name)
         outbox.emit(ChatSent(match.pk, user_id, shown))
     return shown
 

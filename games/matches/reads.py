@@ -158,9 +158,9 @@ def chat_open_to(match: Match, seat: Seat) -> bool:
     return chat_people(match).get(seat.index) == seat.user_id
 
 
-def chat_json(message: ChatMessage) -> dict[str, object]:
-    """A message as every page of its match is sent it (``name`` is its author's seat name)."""
-    return {"id": message.pk, "seat": message.seat, "name": getattr(message, "name", ""), "text": message.text,
+def chat_json(message: ChatMessage, name: str) -> dict[str, object]:
+    """A message as every page of its match is sent it (``name``: its author's seat name)."""
+    return {"id": message.pk, "seat": message.seat, "name": name, "text": message.text,
             "at": message.created_at.isoformat()}
 
 
@@ -170,6 +170,4 @@ def recent_chat(match: Match, user_id: int, limit: int = CHAT_HISTORY) -> list[d
     rows = list(ChatMessage.objects.filter(match_id=match.pk)
                 .exclude(author_id__in=Mute.objects.filter(user_id=user_id).values("muted_id"))
                 .order_by("-id")[:limit])
-    for row in rows:
-        row.name = names.get(row.seat, "")  # type: ignore[attr-defined]
-    return [chat_json(row) for row in reversed(rows)]
+    return [chat_json(row, names.get(row.seat, "")) for row in reversed(rows)]

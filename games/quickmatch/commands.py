@@ -26,7 +26,7 @@ from django.utils import timezone
 
 from games import outbox
 from games.accounts import reads as account_reads
-from games.errors import GameError, TableConflict
+from games.errors import Forbidden, GameError, TableConflict
 from games.matches import reads as match_reads
 from games.matches.commands import SeatSpec, check_bot_match_cap
 from games.ratings.reads import YARDSTICKS
@@ -55,20 +55,6 @@ def ladder_house_bots() -> tuple[str, ...]:
     """The house bots the bots' pool draws its empty seats from (``BOT_LADDER_HOUSE_BOTS``, the yardsticks)."""
     names = tuple(name for name in settings.BOT_LADDER_HOUSE_BOTS if name in YARDSTICKS)
     return names or tuple(YARDSTICKS)
-
-
-class _NotABot(GameError):
-    status = 403
-
-    def __init__(self) -> None:
-        super().__init__("not_a_bot", "The bots' pool is for bot accounts (POST /api/bot/account/upgrade/).")
-
-
-class _BotsPoolOnly(GameError):
-    status = 403
-
-    def __init__(self) -> None:
-        super().__init__("bots_pool_only", "A bot account seeks in the bots' pool only: {\"pool\": \"bots\"}.")
 
 
 def _bot_has_room(user: Any) -> bool:
@@ -102,12 +88,12 @@ def open_seek(user: Any, *, pace: str = Seek.Pace.LIVE, rated: bool = True, pool
     is_bot = account_reads.is_bot_account(user)
     if pool == Seek.Pool.BOTS:
         if not is_bot:
-            raise _NotABot()
+            raise Forbidden("not_a_bot", "The bots' pool is for bot accounts (POST /api/bot/account/upgrade/).")
         if not rated:
             raise GameError("ladder_is_rated", "The bots' pool is the bot ladder: every match there is rated.")
         check_bot_match_cap(user, waiting=table_reads.open_seats_held(user))
     elif is_bot:
-        raise _BotsPoolOnly()
+        raise Forbidden("bots_pool_only", 'A bot account seeks in the bots\' pool only: {"pool": "bots"}.')
     try:
         with transaction.atomic():
             seek = Seek.objects.create(user=user, pool=pool, pace=pace, rated=bool(rated),

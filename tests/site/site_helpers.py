@@ -117,6 +117,14 @@ async def ws(path: str, user: Any) -> WebsocketCommunicator:
     return comm
 
 
+async def next_of(comm: WebsocketCommunicator, kind: str, timeout: float = 5) -> dict[str, Any]:
+    """The next message of ``kind`` on a socket (views and the like in between are skipped)."""
+    while True:
+        msg: dict[str, Any] = await comm.receive_json_from(timeout=timeout)
+        if msg.get("type") == kind:
+            return msg
+
+
 def two_people(make_user: Any, move_seconds: int = 3600) -> tuple[Any, Any, Any]:
     """A correspondence match of amy (seat 0) and bo (seat 2) with two random bots."""
     from games.matches import commands

@@ -11,7 +11,7 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
-from site_helpers import two_people, ws
+from site_helpers import next_of, two_people, ws
 
 from games.errors import ChatClosed, GameError, MatchNotFound
 from games.matches import commands
@@ -34,14 +34,6 @@ def invited_match(make_user: Any, visibility: str = Table.Visibility.PRIVATE, na
     match = tables.start_table(amy, table.pk)
     match.refresh_from_db()
     return match, amy, bo
-
-
-async def next_of(comm: WebsocketCommunicator, kind: str, timeout: float = 5) -> dict[str, Any]:
-    """The next message of ``kind`` (views and the like in between are skipped)."""
-    while True:
-        msg: dict[str, Any] = await comm.receive_json_from(timeout=timeout)
-        if msg.get("type") == kind:
-            return msg
 
 
 async def nothing_of(comm: WebsocketCommunicator, kind: str) -> bool:

@@ -10,7 +10,7 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.core.cache import cache
-from site_helpers import two_people, ws
+from site_helpers import next_of, two_people, ws
 
 from games.models import Mute
 
@@ -21,14 +21,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def _limit(settings: Any) -> None:
     settings.EMOTE_LIMIT = 3
     settings.EMOTE_WINDOW = 10
-
-
-async def next_of(comm: WebsocketCommunicator, kind: str, timeout: float = 5) -> dict[str, Any]:
-    """The next message of ``kind`` (views and the like in between are skipped)."""
-    while True:
-        msg: dict[str, Any] = await comm.receive_json_from(timeout=timeout)
-        if msg.get("type") == kind:
-            return msg
 
 
 async def nothing_of(comm: WebsocketCommunicator, kind: str) -> bool:
