@@ -23,9 +23,9 @@ MODEL = PlackettLuce(limit_sigma=True)
 #: (mu, sigma) — a fixed yardstick. A program's strength does not change between matches, so its rating need not
 #: either; and with a handful of outside bots, yardsticks that moved would drift with whichever bot played them
 #: most, so an outside bot's rating would mean something else next month. ``heuristic`` is set where every
-#: newcomer starts (mu 25); ``strong`` wins 48.8% of matches against three heuristics (docs/bots.md, 800
-#: duplicate matches), which Plackett-Luce puts about 9 mu above (docs/bots-api.md, *Bot ladder*).
-YARDSTICKS: dict[str, tuple[float, float]] = {"heuristic": (25.0, 2.0), "strong": (34.0, 2.0)}
+#: newcomer starts (mu 25); ``strong`` wins 58.5% of matches against three heuristics (docs/bots.md, 400
+#: duplicate matches), which Plackett-Luce puts about 13 mu above (docs/bots-api.md, *Bot ladder*).
+YARDSTICKS: dict[str, tuple[float, float]] = {"heuristic": (25.0, 2.0), "strong": (38.0, 2.0)}
 
 
 def ranks_by_totals(totals: list[int] | tuple[int, ...]) -> list[int]:
