@@ -140,10 +140,17 @@ def check_bot_match_cap(user: Any, *, waiting: int = 0) -> None:
     if not account_reads.is_bot_account(user):
         return
     cap = int(settings.BOT_MAX_ACTIVE_MATCHES)
-    active = Seat.objects.filter(user=user, match__status=Match.Status.ACTIVE, autopilot=False).count()
-    if active + waiting >= cap:
+    if reads.matches_playing([user.pk])[user.pk] + waiting >= cap:
         raise TableConflict("too_many_matches", f"A bot account plays at most {cap} matches at once; finish one "
                                                 "first.", limit=cap)
+
+
+def bots_at_cap(user_ids: list[int], waiting: dict[int, int]) -> set[int]:
+    """Which of these bot accounts are at their cap of matches at once (``check_bot_match_cap`` for many, in one
+    query: the pairing run asks it of every waiting bot; ``waiting``: seats each holds at open tables)."""
+    cap = int(settings.BOT_MAX_ACTIVE_MATCHES)
+    playing = reads.matches_playing(user_ids)
+    return {uid for uid in user_ids if playing[uid] + waiting.get(uid, 0) >= cap}
 
 
 def create_bot_match(user: User, *, bot: str | None = None, seed: str | None = None) -> Match:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.contrib.auth.models import User
-from django.db.models import BooleanField, Case, F, OuterRef, Q, QuerySet, Subquery, Value, When
+from django.db.models import BooleanField, Case, Count, F, OuterRef, Q, QuerySet, Subquery, Value, When
 from django.utils import timezone
 
 from engine.bots import BOT_NAMES, DEFAULT_BOT, PLAYER_FACING_LEVELS
@@ -124,6 +124,14 @@ def on_match_page(user_id: int, match_id: int) -> bool:
     """Whether the person has the match's page open (then no email or push is sent about it)."""
     since = timezone.now() - PRESENCE_MAX_AGE
     return Presence.objects.filter(user_id=user_id, match_id=match_id, seen_at__gte=since).exists()
+
+
+def matches_playing(user_ids: list[int]) -> dict[int, int]:
+    """Active matches each user plays in now (seats not handed to the autopilot), in one query: a bot account's
+    cap counts them."""
+    counts = dict(Seat.objects.filter(user_id__in=user_ids, match__status=Match.Status.ACTIVE, autopilot=False)
+                  .order_by().values("user_id").annotate(n=Count("id")).values_list("user_id", "n"))
+    return {uid: counts.get(uid, 0) for uid in user_ids}
 
 
 def muted_by(user_id: int) -> set[int]:

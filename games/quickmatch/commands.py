@@ -28,7 +28,7 @@ from games import outbox
 from games.accounts import reads as account_reads
 from games.errors import Forbidden, GameError, TableConflict
 from games.matches import reads as match_reads
-from games.matches.commands import SeatSpec, check_bot_match_cap
+from games.matches.commands import SeatSpec, bots_at_cap, check_bot_match_cap
 from games.ratings.reads import YARDSTICKS
 from games.tables import reads as table_reads
 from games.tables.commands import start_full_table
@@ -55,15 +55,6 @@ def ladder_house_bots() -> tuple[str, ...]:
     """The house bots the bots' pool draws its empty seats from (``BOT_LADDER_HOUSE_BOTS``, the yardsticks)."""
     names = tuple(name for name in settings.BOT_LADDER_HOUSE_BOTS if name in YARDSTICKS)
     return names or tuple(YARDSTICKS)
-
-
-def _bot_has_room(user: Any) -> bool:
-    """Whether a bot account may start one more match now (its cap, seats at open tables counted)."""
-    try:
-        check_bot_match_cap(user, waiting=table_reads.open_seats_held(user))
-    except TableConflict:
-        return False
-    return True
 
 
 def window(waited: float) -> float:
@@ -156,13 +147,15 @@ def pair(now: datetime | None = None) -> list[int]:
         if not seeks:
             return made
         users = {u.pk: u for u in get_user_model().objects.filter(pk__in={s.user_id for s in seeks})}
+        bots = [s.user_id for s in seeks if s.pool == Seek.Pool.BOTS]
+        full = bots_at_cap(bots, table_reads.open_seats_held_by(bots)) if bots else set()
         pools: dict[tuple[str, str, bool], list[Seek]] = defaultdict(list)
         for seek in seeks:
             user = users.get(seek.user_id)
             if user is None or not user.is_active:
                 seek.status, seek.ended_at = Seek.Status.CANCELLED, now
                 seek.save(update_fields=["status", "ended_at"])
-            elif seek.pool == Seek.Pool.BOTS and not _bot_has_room(user):
+            elif seek.user_id in full:
                 continue  # at its cap (a match accepted meanwhile): seated once one of its matches ends
             else:
                 pools[(seek.pool, seek.pace, seek.rated)].append(seek)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Count, Prefetch, Q, QuerySet
 
 from games.errors import TableNotFound
 from games.limits import ascii_int
@@ -86,7 +86,14 @@ def lobby_page(user: Any, *, limit: int, before: int | None = None) -> list[Tabl
 
 def open_seats_held(user: Any) -> int:
     """Seats ``user`` holds at tables not started yet (a bot account's cap counts them)."""
-    return TableSeat.objects.filter(user=user, table__status=Table.Status.OPEN).count()
+    return open_seats_held_by([user.pk])[user.pk]
+
+
+def open_seats_held_by(user_ids: list[int]) -> dict[int, int]:
+    """``open_seats_held`` of many users, in one query."""
+    counts = dict(TableSeat.objects.filter(user_id__in=user_ids, table__status=Table.Status.OPEN)
+                  .order_by().values("user_id").annotate(n=Count("id")).values_list("user_id", "n"))
+    return {uid: counts.get(uid, 0) for uid in user_ids}
 
 
 def open_public_tables_hosted(user: Any) -> int:
