@@ -11,8 +11,8 @@ RUN_ID := $(shell echo $$$$)
 PG_URL ?= postgres://postgres@127.0.0.1:5432/callbreak_$(RUN_ID)
 REDIS_TEST_URL ?= redis://127.0.0.1:6379/$(shell echo $$(( $(RUN_ID) % 11 + 5 )))
 # Test processes (pytest-xdist): the browser tests mostly wait on a server and Chromium, the site tests on one
-# core each, so four processes keep two cores busy. TEST_PROCS=0 runs everything in one process.
-TEST_PROCS ?= 4
+# core each, so three processes keep two cores busy without starving the browser tests. TEST_PROCS=0 runs everything in one process.
+TEST_PROCS ?= 3
 XDIST = $(if $(filter 0,$(TEST_PROCS)),,-n $(TEST_PROCS) --dist worksteal)
 
 SHELL := /bin/bash
