@@ -9,6 +9,7 @@
 #include <Python.h>
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef uint64_t mask;
 
@@ -336,7 +337,7 @@ static double styled_factor(const seat_model *m, int seat, mask hand) {
     return w;
 }
 
-static double seat_factor(const seat_model *m, int seat, mask hand) {
+static double seat_factor_of(const seat_model *m, int seat, mask hand) {
     if (m->has_style) return styled_factor(m, seat, hand);
     double w = 1.0;
     int b = m->bids[seat];
@@ -361,6 +362,29 @@ static double seat_factor(const seat_model *m, int seat, mask hand) {
         }
     }
     return w;
+}
+
+/* A seat's factor depends on its hand alone, and a chain comes back to the same hands again and again (a swap
+ * undone, the hands near the evidence's peak): refine keeps the factors it has computed, keyed by seat and hand. */
+#define MEMO_BITS 15
+typedef struct { mask hand; double f; } memo_slot;
+typedef struct { memo_slot slot[4][1 << MEMO_BITS]; int used[4]; } factor_memo;
+
+static double seat_factor(const seat_model *m, factor_memo *memo, int seat, mask hand) {
+    if (!hand) return seat_factor_of(m, seat, hand);
+    memo_slot *tab = memo->slot[seat];
+    uint32_t i = (uint32_t)((hand * 0x9E3779B97F4A7C15ULL) >> (64 - MEMO_BITS));
+    for (;; i = (i + 1) & ((1 << MEMO_BITS) - 1)) {
+        if (tab[i].hand == hand) return tab[i].f;
+        if (!tab[i].hand) break;
+    }
+    double f = seat_factor_of(m, seat, hand);
+    if (memo->used[seat] < (1 << MEMO_BITS) / 2) {
+        tab[i].hand = hand;
+        tab[i].f = f;
+        memo->used[seat]++;
+    }
+    return f;
 }
 
 typedef struct { uint64_t state; } splitmix;
@@ -446,19 +470,19 @@ static PyObject *py_kl_card(PyObject *self, PyObject *args) {
     return PyLong_FromLong(kl_card(h, pub, seat, leader, trick, n, won, bids, first));
 }
 
-static PyObject *py_play_out(PyObject *self, PyObject *args) {
-    PyObject *ho, *po, *to, *wo, *bo;
-    int leader, first, t[4], w[4], bids[4];
-    mask h[4], p[4];
-    if (!PyArg_ParseTuple(args, "OOiOOOp", &ho, &po, &leader, &to, &wo, &bo, &first)) return NULL;
-    int n = read_position(ho, po, to, wo, bo, h, p, t, w, bids);
-    if (n < 0) return NULL;
-    if (leader < 0 || leader > 3) { PyErr_SetString(PyExc_ValueError, "a seat is 0..3"); return NULL; }
+/* Finish the deal from (h, p, leader, t[0..n), w), every seat playing kl_card, or with probability noise[q] a
+ * uniformly random legal card (noise NULL: never); w becomes the tricks won.  -1 if the hands are of unequal size. */
+static int finish(mask *h, mask *p, int leader, int *t, int n, int *w, const int *bids, int first,
+                  const double *noise, uint64_t seed) {
+    splitmix rng = {seed};
     int seat = (leader + n) & 3;
     for (int guard = 0; guard < 52; guard++) {
-        if (n == 0 && !h[seat]) break;
-        if (!legal_mask(h[seat], t, n, first)) { PyErr_SetString(PyExc_ValueError, "hands of unequal size"); return NULL; }
-        int c = kl_card(h, p, seat, leader, t, n, w, bids, first);
+        if (n == 0 && !h[seat]) return 0;
+        mask lg = legal_mask(h[seat], t, n, first);
+        if (!lg) return -1;
+        int c;
+        if (noise && noise[seat] > 0 && sm_uniform(&rng) < noise[seat]) c = nth_card(lg, sm_below(&rng, popcount(lg)));
+        else c = kl_card(h, p, seat, leader, t, n, w, bids, first);
         p[seat] &= ~forbidden_by_play(t, n, c, first);
         h[seat] ^= (mask)1 << c;
         t[n++] = c;
@@ -471,6 +495,21 @@ static PyObject *py_play_out(PyObject *self, PyObject *args) {
         } else {
             seat = (seat + 1) & 3;
         }
+    }
+    return 0;
+}
+
+static PyObject *py_play_out(PyObject *self, PyObject *args) {
+    PyObject *ho, *po, *to, *wo, *bo;
+    int leader, first, t[4], w[4], bids[4];
+    mask h[4], p[4];
+    if (!PyArg_ParseTuple(args, "OOiOOOp", &ho, &po, &leader, &to, &wo, &bo, &first)) return NULL;
+    int n = read_position(ho, po, to, wo, bo, h, p, t, w, bids);
+    if (n < 0) return NULL;
+    if (leader < 0 || leader > 3) { PyErr_SetString(PyExc_ValueError, "a seat is 0..3"); return NULL; }
+    if (finish(h, p, leader, t, n, w, bids, first, NULL, 0) < 0) {
+        PyErr_SetString(PyExc_ValueError, "hands of unequal size");
+        return NULL;
     }
     return Py_BuildValue("[iiii]", w[0], w[1], w[2], w[3]);
 }
@@ -556,14 +595,16 @@ static PyObject *py_refine(PyObject *self, PyObject *args) {
     Py_ssize_t nw = PySequence_Fast_GET_SIZE(worlds);
     PyObject *out = PyList_New(nw);
     if (!out) { Py_DECREF(worlds); return NULL; }
+    factor_memo *memo = PyMem_Calloc(1, sizeof(factor_memo));
+    if (!memo) { Py_DECREF(worlds); Py_DECREF(out); return PyErr_NoMemory(); }
     splitmix rng = {seed};
     for (Py_ssize_t wi = 0; wi < nw; wi++) {
         mask h[4];
         if (read_masks(PySequence_Fast_GET_ITEM(worlds, wi), h, "a world") < 0) {
-            Py_DECREF(worlds); Py_DECREF(out); return NULL;
+            Py_DECREF(worlds); Py_DECREF(out); PyMem_Free(memo); return NULL;
         }
         double f[4] = {0, 0, 0, 0};
-        for (int i = 0; i < 3; i++) f[others[i]] = seat_factor(&m, others[i], h[others[i]]);
+        for (int i = 0; i < 3; i++) f[others[i]] = seat_factor(&m, memo, others[i], h[others[i]]);
         for (int it = 0; it < nprop; it++) {
             int p = sm_below(&rng, 3), a = pairs[p][0], b = pairs[p][1];
             mask ha = h[a], hb = h[b];
@@ -575,15 +616,16 @@ static PyObject *py_refine(PyObject *self, PyObject *args) {
             if (!(m.allowed[b] >> x & 1) || !(m.allowed[a] >> y & 1)) continue;
             mask swap = ((mask)1 << x) ^ ((mask)1 << y);
             mask na = ha ^ swap, nb = hb ^ swap;
-            double fa = seat_factor(&m, a, na), fb = seat_factor(&m, b, nb);
+            double fa = seat_factor(&m, memo, a, na), fb = seat_factor(&m, memo, b, nb);
             if (u * (f[a] * f[b]) < fa * fb) { h[a] = na; h[b] = nb; f[a] = fa; f[b] = fb; }
         }
         PyObject *world = Py_BuildValue("[KKKK]", (unsigned long long)h[0], (unsigned long long)h[1],
                                         (unsigned long long)h[2], (unsigned long long)h[3]);
-        if (!world) { Py_DECREF(worlds); Py_DECREF(out); return NULL; }
+        if (!world) { Py_DECREF(worlds); Py_DECREF(out); PyMem_Free(memo); return NULL; }
         PyList_SET_ITEM(out, wi, world);
     }
     Py_DECREF(worlds);
+    PyMem_Free(memo);
     return out;
 }
 
@@ -719,29 +761,295 @@ static PyObject *py_play_out_mixed(PyObject *self, PyObject *args) {
     for (int q = 0; q < 4; q++) noise[q] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(nf, q));
     Py_DECREF(nf);
     if (PyErr_Occurred()) return NULL;
+    if (finish(h, p, leader, t, n, w, bids, first, noise, seed) < 0) {
+        PyErr_SetString(PyExc_ValueError, "hands of unequal size");
+        return NULL;
+    }
+    return Py_BuildValue("[iiii]", w[0], w[1], w[2], w[3]);
+}
+
+/* search(worlds, weights, pub, leader, trick, won, first, legal, me, bids, totals, deal_number, depth,
+ *        expand_after, exploration, policies) -> [value per legal card]: engine/bots/search.py's loop of
+ * _Search.simulate over every world and legal card, decision for decision (the same tree, the same
+ * SplitMix64 draws, the same floating-point sums), each value the weighted sum of its rewards. */
+#define NODE_KEY 24
+typedef struct {
+    uint8_t key[NODE_KEY];  /* own cards played since the root (length first), the trick, the tricks won */
+    int visits, nstats;
+    int card[13], n[13];
+    double ws[13], rs[13];
+} s_node;
+
+typedef struct {
+    int me, depth, expand_after, last, bids[4], totals[4];
+    double c, weights[4], norm;
+    s_node *nodes;
+    int count, cap;
+    int32_t *table;
+    uint32_t tmask;
+} s_search;
+
+static double deal_points(int bid, int won) { return won >= bid ? bid * 10 + (won - bid) : -bid * 10; }
+
+/* playout.py's utility, the same operations in the same order (the weights depend on the standings only). */
+static double s_utility(const s_search *s, const int *won) {
+    int sc[4], sum = 0, me = s->me;
+    for (int q = 0; q < 4; q++) { sc[q] = (int)deal_points(s->bids[q], won[q]); sum += sc[q]; }
+    double margin = (double)sc[me] - (double)(sum - sc[me]) / 3.0;
+    if (!s->last) {
+        double acc = 0.0;
+        for (int q = 0; q < 4; q++) acc += s->weights[q] * (double)sc[q];
+        return (double)sc[me] - acc / s->norm;
+    }
+    int finals[4], top = INT32_MIN, count = 0;
+    for (int q = 0; q < 4; q++) { finals[q] = s->totals[q] + sc[q]; if (finals[q] > top) top = finals[q]; }
+    for (int q = 0; q < 4; q++) count += finals[q] == top;
+    if (finals[me] == top) return 300.0 / count + 0.2 * margin;
+    return 0.01 * margin;
+}
+
+/* strong.py's distinct_cards: of cards of one suit with no unseen card between them only the lowest. */
+static int distinct(mask lg, mask unseen, int *out) {
+    int k = 0, prev = -1;
+    for (mask m = lg; m; m &= m - 1) {
+        int c = low(m);
+        if (prev >= 0 && prev / 13 == c / 13 && !(unseen & ((((mask)1 << c) - 1) & ~(((mask)1 << (prev + 1)) - 1)))) {
+            prev = c;
+            continue;
+        }
+        out[k++] = c;
+        prev = c;
+    }
+    return k;
+}
+
+static int s_node_at(s_search *s, const uint8_t *key) {
+    uint32_t hsh = 2166136261u;
+    for (int i = 0; i < NODE_KEY; i++) hsh = (hsh ^ key[i]) * 16777619u;
+    for (uint32_t i = hsh & s->tmask;; i = (i + 1) & s->tmask) {
+        int32_t at = s->table[i];
+        if (at < 0) {
+            if (s->count == s->cap) return -1;
+            at = s->table[i] = s->count++;
+            s_node *nd = &s->nodes[at];
+            memcpy(nd->key, key, NODE_KEY);
+            nd->visits = nd->nstats = 0;
+            return at;
+        }
+        if (!memcmp(s->nodes[at].key, key, NODE_KEY)) return at;
+    }
+}
+
+static int stat_of(const s_node *nd, int card) {
+    for (int i = 0; i < nd->nstats; i++) if (nd->card[i] == card) return i;
+    return -1;
+}
+
+/* _Search._choose: the card to play at the node and the group (representative) it stands for. */
+static int s_choose(const s_search *s, const s_node *nd, const int *reps, int k, int kl, int *rep) {
+    int kl_rep = kl;
+    for (int i = 0; i < k; i++) if (reps[i] / 13 == kl / 13 && reps[i] <= kl) kl_rep = reps[i];
+    if (nd->visits < s->expand_after || k == 1) { *rep = kl_rep; return kl; }
+    if (stat_of(nd, kl_rep) < 0) { *rep = kl_rep; return kl_rep; }
+    int untried = -1;
+    for (int i = 0; i < k; i++)
+        if (stat_of(nd, reps[i]) < 0 && (untried < 0 || strength(reps[i]) < strength(untried))) untried = reps[i];
+    if (untried >= 0) { *rep = untried; return untried; }
+    double log_n = log((double)nd->visits), best_v = -INFINITY;
+    int best = reps[0];
+    for (int i = 0; i < k; i++) {
+        int j = stat_of(nd, reps[i]);
+        double v = nd->ws[j] > 0 ? nd->rs[j] / nd->ws[j] + s->c * sqrt(log_n / (double)nd->n[j]) : INFINITY;
+        if (v > best_v) { best = reps[i]; best_v = v; }
+    }
+    *rep = best;
+    return best;
+}
+
+/* _Search.simulate: play root in one world, then the rest of the deal; the reward, or NAN on bad input. */
+static double s_simulate(s_search *s, const mask *hands, const mask *pub, int leader, const int *trick, int n,
+                         const int *won, int first, int root, const int *pbids, const double *noise, uint64_t seed) {
+    int me = s->me;
+    mask h[4], p[4];
+    int t[4], w[4], path_node[14], path_rep[14], np = 0, mine[14], mlen = 1, decisions = 0;
+    for (int q = 0; q < 4; q++) { h[q] = hands[q]; p[q] = pub[q]; w[q] = won[q]; }
+    for (int i = 0; i < n; i++) t[i] = trick[i];
     splitmix rng = {seed};
-    int seat = (leader + n) & 3;
-    for (int guard = 0; guard < 52; guard++) {
-        if (n == 0 && !h[seat]) break;
-        mask lg = legal_mask(h[seat], t, n, first);
-        if (!lg) { PyErr_SetString(PyExc_ValueError, "hands of unequal size"); return NULL; }
-        int c;
-        if (noise[seat] > 0 && sm_uniform(&rng) < noise[seat]) c = nth_card(lg, sm_below(&rng, popcount(lg)));
-        else c = kl_card(h, p, seat, leader, t, n, w, bids, first);
+    const int *pb = noise ? pbids : s->bids;
+    mine[0] = root;
+    int seat = me, c = root;
+    for (int guard = 0; guard < 60; guard++) {
         p[seat] &= ~forbidden_by_play(t, n, c, first);
         h[seat] ^= (mask)1 << c;
         t[n++] = c;
         if (n == 4) {
-            int winner = (leader + trick_winner_index(t, 4)) & 3;
-            w[winner]++;
-            leader = seat = winner;
+            leader = (leader + trick_winner_index(t, 4)) & 3;
+            w[leader]++;
+            seat = leader;
             n = 0;
             first = 0;
         } else {
             seat = (seat + 1) & 3;
         }
+        if (n == 0 && !h[seat]) break;
+        mask lg = legal_mask(h[seat], t, n, first);
+        if (!lg) return NAN;
+        if (seat != me) {
+            if (noise && noise[seat] > 0 && sm_uniform(&rng) < noise[seat]) c = nth_card(lg, sm_below(&rng, popcount(lg)));
+            else c = kl_card(h, p, seat, leader, t, n, w, pb, first);
+            continue;
+        }
+        if (decisions >= s->depth) {
+            if (finish(h, p, leader, t, n, w, pb, first, noise, noise ? sm_next(&rng) : 0) < 0) return NAN;
+            break;
+        }
+        decisions++;
+        if (!(lg & (lg - 1))) { c = low(lg); continue; }
+        uint8_t key[NODE_KEY] = {0};
+        key[0] = (uint8_t)mlen;
+        for (int i = 0; i < mlen; i++) key[1 + i] = (uint8_t)mine[i];
+        key[15] = (uint8_t)n;
+        for (int i = 0; i < n; i++) key[16 + i] = (uint8_t)t[i];
+        for (int q = 0; q < 4; q++) key[19 + q] = (uint8_t)w[q];
+        int at = s_node_at(s, key);
+        if (at < 0) return NAN;
+        int reps[13], rep;
+        int k = distinct(lg, (h[0] | h[1] | h[2] | h[3]) & ~h[me], reps);
+        c = s_choose(s, &s->nodes[at], reps, k, kl_card(h, p, me, leader, t, n, w, s->bids, first), &rep);
+        path_node[np] = at;
+        path_rep[np++] = rep;
+        mine[mlen++] = c;
     }
-    return Py_BuildValue("[iiii]", w[0], w[1], w[2], w[3]);
+    double reward = s_utility(s, w);
+    for (int i = 0; i < np; i++) {
+        s_node *nd = &s->nodes[path_node[i]];
+        nd->visits++;
+        int j = stat_of(nd, path_rep[i]);
+        if (j < 0) {
+            j = nd->nstats++;
+            nd->card[j] = path_rep[i];
+            nd->ws[j] = 1.0;
+            nd->rs[j] = reward;
+            nd->n[j] = 1;
+        } else {
+            nd->ws[j] += 1.0;
+            nd->rs[j] += reward;
+            nd->n[j]++;
+        }
+    }
+    return reward;
+}
+
+static PyObject *py_search(PyObject *self, PyObject *args) {
+    PyObject *wo, *wto, *po, *to, *wno, *lo, *bo, *tto, *polo;
+    int leader, first, me, deal_number, depth, expand_after, trick[4], won[4], legal[52];
+    double expl;
+    mask pub[4];
+    if (!PyArg_ParseTuple(args, "OOOiOOpOiOOiiidO", &wo, &wto, &po, &leader, &to, &wno, &first, &lo, &me, &bo, &tto,
+                          &deal_number, &depth, &expand_after, &expl, &polo)) return NULL;
+    s_search s = {0};
+    int n = read_ints(to, trick, 3, "trick");
+    if (n < 0 || check_cards(trick, n) < 0) return NULL;
+    int nl = read_ints(lo, legal, 52, "legal");
+    if (nl < 0 || check_cards(legal, nl) < 0) return NULL;
+    if (read_masks(po, pub, "pub") < 0 || read_ints4(wno, won, "won") < 0 || read_ints4(bo, s.bids, "bids") < 0
+        || read_ints4(tto, s.totals, "totals") < 0) return NULL;
+    if (leader < 0 || leader > 3 || me < 0 || me > 3 || depth < 0 || depth > 12 || nl < 1) {
+        PyErr_SetString(PyExc_ValueError, "bad seat, depth or legal cards");
+        return NULL;
+    }
+    s.me = me;
+    s.depth = depth;
+    s.expand_after = expand_after;
+    s.last = deal_number == 5;
+    s.c = expl;
+    if (!s.last) {
+        double scale = 30.0 * sqrt((double)(6 - deal_number));
+        for (int q = 0; q < 4; q++)
+            s.weights[q] = q != me ? exp((double)(s.totals[q] - s.totals[me]) / scale) : 0.0;
+        s.norm = 0.0;
+        for (int q = 0; q < 4; q++) s.norm += s.weights[q];
+    }
+    PyObject *wf = PySequence_Fast(wo, "worlds"), *wtf = PySequence_Fast(wto, "weights");
+    PyObject *pf = polo == Py_None ? NULL : PySequence_Fast(polo, "policies");
+    PyObject *out = NULL;
+    mask *worlds = NULL;
+    double *values = NULL, *wts = NULL, *noises = NULL;
+    int *pbids = NULL;
+    uint64_t *seeds = NULL;
+    if (!wf || !wtf || (polo != Py_None && !pf)) goto done;
+    Py_ssize_t nw = PySequence_Fast_GET_SIZE(wf);
+    if (PySequence_Fast_GET_SIZE(wtf) != nw || (pf && PySequence_Fast_GET_SIZE(pf) != nw)) {
+        PyErr_SetString(PyExc_ValueError, "worlds, weights and policies: one each per world");
+        goto done;
+    }
+    worlds = PyMem_Malloc(sizeof(mask) * 4 * (size_t)(nw + 1));
+    wts = PyMem_Malloc(sizeof(double) * (size_t)(nw + 1));
+    values = PyMem_Calloc((size_t)nl, sizeof(double));
+    pbids = PyMem_Malloc(sizeof(int) * 4 * (size_t)(nw + 1));
+    noises = PyMem_Malloc(sizeof(double) * 4 * (size_t)(nw + 1));
+    seeds = PyMem_Malloc(sizeof(uint64_t) * (size_t)(nw + 1));
+    s.cap = (int)(nw * nl * (depth + 1)) + 1;
+    s.nodes = PyMem_Malloc(sizeof(s_node) * (size_t)s.cap);
+    uint32_t size = 64;
+    while (size < 2u * (uint32_t)s.cap) size <<= 1;
+    s.tmask = size - 1;
+    s.table = PyMem_Malloc(sizeof(int32_t) * size);
+    if (!worlds || !wts || !values || !pbids || !noises || !seeds || !s.nodes || !s.table) { PyErr_NoMemory(); goto done; }
+    memset(s.table, 0xff, sizeof(int32_t) * size);
+    for (Py_ssize_t i = 0; i < nw; i++) {
+        if (read_masks(PySequence_Fast_GET_ITEM(wf, i), worlds + 4 * i, "world") < 0) goto done;
+        wts[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(wtf, i));
+        if (wts[i] == -1.0 && PyErr_Occurred()) goto done;
+        if (pf) {
+            PyObject *pol = PySequence_Fast(PySequence_Fast_GET_ITEM(pf, i), "policy");
+            if (!pol) goto done;
+            int ok = PySequence_Fast_GET_SIZE(pol) == 3;
+            if (ok) ok = read_ints4(PySequence_Fast_GET_ITEM(pol, 0), pbids + 4 * i, "policy bids") == 0;
+            if (ok) {
+                PyObject *nf = PySequence_Fast(PySequence_Fast_GET_ITEM(pol, 1), "noise");
+                ok = nf && PySequence_Fast_GET_SIZE(nf) == 4;
+                for (int q = 0; ok && q < 4; q++) noises[4 * i + q] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(nf, q));
+                Py_XDECREF(nf);
+                if (ok) seeds[i] = PyLong_AsUnsignedLongLongMask(PySequence_Fast_GET_ITEM(pol, 2));
+                ok = ok && !PyErr_Occurred();
+            }
+            Py_DECREF(pol);
+            if (!ok) {
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a policy is (bids, noise, seed)");
+                goto done;
+            }
+        }
+    }
+    for (Py_ssize_t i = 0; i < nw; i++) {
+        const mask *hands = worlds + 4 * i;
+        for (int j = 0; j < nl; j++) {
+            if (!(hands[me] >> legal[j] & 1)) { PyErr_SetString(PyExc_ValueError, "a legal card not in the hand"); goto done; }
+            double r = s_simulate(&s, hands, pub, leader, trick, n, won, first, legal[j],
+                                  pf ? pbids + 4 * i : NULL, pf ? noises + 4 * i : NULL, pf ? seeds[i] : 0);
+            if (isnan(r)) { PyErr_SetString(PyExc_ValueError, "a world that does not fit the position"); goto done; }
+            values[j] += wts[i] * r;
+        }
+    }
+    out = PyList_New(nl);
+    for (int j = 0; out && j < nl; j++) {
+        PyObject *v = PyFloat_FromDouble(values[j]);
+        if (!v) { Py_CLEAR(out); break; }
+        PyList_SET_ITEM(out, j, v);
+    }
+done:
+    Py_XDECREF(wf);
+    Py_XDECREF(wtf);
+    Py_XDECREF(pf);
+    PyMem_Free(worlds);
+    PyMem_Free(wts);
+    PyMem_Free(values);
+    PyMem_Free(pbids);
+    PyMem_Free(noises);
+    PyMem_Free(seeds);
+    PyMem_Free(s.nodes);
+    PyMem_Free(s.table);
+    return out;
 }
 
 static PyMethodDef methods[] = {
@@ -755,6 +1063,9 @@ static PyMethodDef methods[] = {
     {"play_out_mixed", py_play_out_mixed, METH_VARARGS,
      "play_out_mixed(hands, pub, leader, trick, won, bids, first, noise, seed) -> tricks won"},
     {"bid_for", py_bid_for, METH_VARARGS, "bid_for(est, me, totals, deal_number) -> bid"},
+    {"search", py_search, METH_VARARGS,
+     "search(worlds, weights, pub, leader, trick, won, first, legal, me, bids, totals, deal_number, depth, "
+     "expand_after, exploration, policies) -> values"},
     {NULL, NULL, 0, NULL},
 };
 

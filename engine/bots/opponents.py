@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..cards import FULL_DECK
 from ..match import DealRecord
@@ -123,16 +124,27 @@ def fit_style(obs: Observations) -> Style:
 def fit_styles(view: PlayerView) -> dict[int, Style]:
     """Every other seat's style from the match's finished deals (the prior alone before the first ends)."""
     assert view.seat is not None
-    seats = [s for s in range(4) if s != view.seat]
+    return dict(_fit_styles(view.seat, view.deals))
+
+
+@lru_cache(maxsize=512)
+def _fit_styles(me: int, deals: tuple[DealRecord, ...]) -> tuple[tuple[int, Style], ...]:
+    """The fit for a seat and the finished deals, kept: a seat's every decision in a deal reads the same deals,
+    and the fit (EM over every play) costs more than the rest of a late card decision but one part."""
+    seats = [s for s in range(4) if s != me]
     obs = {s: Observations([], []) for s in seats}
     totals: Sequence[int] = (0, 0, 0, 0)
-    for deal in view.deals:
+    for deal in deals:
         observe_deal(deal, totals, seats, obs)
         totals = deal.totals
-    return {s: fit_style(obs[s]) for s in seats}
+    return tuple((s, fit_style(obs[s])) for s in seats)
 
 
 def style_rows(view: PlayerView, styles: dict[int, Style]) -> list[tuple[float, float, float, float]]:
     """Per seat 0..3 the packed style (the viewer's own row is unused: the prior's)."""
-    default = fit_style(Observations([], [])).packed()
+    default = _PRIOR.packed()
     return [styles[s].packed() if s in styles else default for s in range(4)]
+
+
+#: The style of a seat with no finished deal: the prior alone.
+_PRIOR = fit_style(Observations([], []))

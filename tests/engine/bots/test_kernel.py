@@ -88,3 +88,50 @@ def test_bad_input_is_an_error_not_a_crash() -> None:
         _kernel.kl_card([0, 0, 0, 0], [0, 0, 0, 0], 0, 0, [], [0] * 4, [1] * 4, True)
     with pytest.raises(ValueError):
         _kernel.kl_card([1, 2, 4, 8], [0, 0, 0, 0], 0, 0, [60], [0] * 4, [1] * 4, False)
+
+
+def test_the_kernel_search_values_cards_exactly_as_the_python_search() -> None:
+    """``search_values`` with the tree in C gives the very floats of the Python tree: every deal (the fifth's
+    match-win utility too), with and without the fitted styles' policies, weighted and refined worlds."""
+    from engine.bots.opponents import fit_styles
+    from engine.bots.search import search_values
+
+    rng = random.Random(11)
+    state = new_match("kernel-search")
+    compared = set()
+    step = 0
+    while not state.is_finished:
+        seat = state.turn
+        assert seat is not None
+        view = player_view(state, seat)
+        step += 1
+        if view.legal_cards.bit_count() >= 2 and step % 5 == 0:
+            styles = fit_styles(view) if view.deals else None
+            kwargs = {"budget": rng.choice([40, 90]), "depth": rng.choice([1, 3, 5]),
+                      "expand_after": rng.choice([1, 6]), "exploration": rng.choice([0.3, 0.6])}
+            if step % 2:
+                kwargs.update(mcmc_steps=0, oversample=1)  # weighted worlds, not refined ones
+            seed = rng.getrandbits(32)
+            values = search_values(view, random.Random(seed), styles=styles, **kwargs)
+            assert values == search_values(view, random.Random(seed), styles=styles, pure=True, **kwargs)
+            compared.add((state.deal_number, styles is not None, step % 2))
+        mover = "heuristic" if (seat + state.deal_number) % 3 else "random"
+        state = apply(state, decide(mover, view, step))
+    assert {d for d, _, _ in compared} == {1, 2, 3, 4, 5}
+    assert (5, True, 0) in compared and (5, True, 1) in compared and (1, False, 0) in compared
+
+
+def test_the_kernel_search_refuses_bad_input() -> None:
+    assert _kernel is not None
+    hands = [1 << 0 | 1 << 1, 1 << 2 | 1 << 3, 1 << 4 | 1 << 5, 1 << 6 | 1 << 7]
+    full = [(1 << 52) - 1] * 4
+    ok = (hands,), (1.0,), full, 0, [], [0, 0, 0, 0], False, [0, 1], 0, [1, 1, 1, 1], [0, 0, 0, 0], 1, 3, 1, 60.0, None
+    assert len(_kernel.search(*ok)) == 2
+    with pytest.raises(ValueError):
+        _kernel.search(*ok[:7], [9], *ok[8:])  # a legal card not in the hand
+    with pytest.raises(ValueError):
+        _kernel.search(*ok[:7], [60], *ok[8:])  # not a card
+    with pytest.raises(ValueError):
+        _kernel.search(ok[0], (1.0, 2.0), *ok[2:])  # one weight per world
+    with pytest.raises(ValueError):
+        _kernel.search(*ok[:15], [([1, 1, 1, 1], [0.0] * 4)])  # a policy is (bids, noise, seed)
