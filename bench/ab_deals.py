@@ -107,6 +107,9 @@ VARIANTS: dict[str, Callable[[], Any]] = {
 #: The opponent models (engine/bots/opponents.py) on the search bot of 2026-12-02 (strong-v2): ``b`` the belief
 #: reads each seat by its fitted style, ``p`` the play-outs play the others by it, ``d`` the bid simulation too.
 VARIANTS.update({f"v8-{m}": _search_bot({"models": m}) for m in ("b", "p", "d", "bp", "bpd", "bd")})
+#: ``strong`` (models "bpd") with a smaller bid bonus: fewer of its bid simulations credit it a trick more than the
+#: heuristic's play of its own cards would take (at a table of greedy trick-takers its tricks are less sure).
+VARIANTS.update({f"v9-bonus{k}": _search_bot({"models": "bpd", "bid_bonus": k / 10}) for k in (0, 2)})
 for _name, _factory in VARIANTS.items():
     register(_name, _factory)
 
