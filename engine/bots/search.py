@@ -382,7 +382,8 @@ class SearchBot:
     With its defaults it is ``strong-v2`` (the ``hard`` level until 2026-12-03): against three heuristics it wins
     57.7% of 800 duplicate matches with a margin of +5.27 a match (``strong-v1``: 48.8%, +3.36 on the same
     deals; docs/bots.md).  With ``models`` it reads the other seats by the styles fitted to their play in the
-    match's finished deals (:mod:`.opponents`): ``strong``, the ``hard`` level, is ``models="bpd"``.
+    match's finished deals (:mod:`.opponents`): ``strong``, the ``hard`` level, is ``models="bp"`` (the bid by
+    the models, ``d``, raised its bids against greedy tables and made fewer of them: docs/bots.md).
     """
 
     name = "strong"
@@ -437,7 +438,9 @@ class SearchBot:
             return HeuristicBot().choose(view, rng)
 
 
-#: What ``strong`` adds to ``strong-v2``: the opponent models in its belief, its play-outs and its bid.
-STRONG_MODELS = "bpd"
+#: What ``strong`` adds to ``strong-v2``: the opponent models in its belief and its play-outs.  Its bid is
+#: ``strong-v2``'s: bidding by the models too (``"bpd"``, the ``hard`` level of 2026-12-03) made 3.6 points fewer of
+#: its bids against three ``ismcts`` and lost margin in the fifth deal, for no gain anywhere (docs/bots.md).
+STRONG_MODELS = "bp"
 register("strong", lambda: SearchBot(models=STRONG_MODELS))
 register("strong-v2", SearchBot)

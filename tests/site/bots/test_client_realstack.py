@@ -6,6 +6,7 @@ every bid and card of its seat is its own (none by the autopilot, whose deadline
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -46,6 +47,10 @@ def test_the_client_plays_a_whole_match_and_survives_a_cut(stack: Any, tmp_path:
         if proc.poll() is None:
             proc.kill()
     text = log.read_text()
-    assert "reconnect" in text and "done: 1 matches finished, 70 actions" in text, text
+    done = re.search(r"done: 1 matches finished, (\d+) actions, (\d+) reconnects", text)
+    assert done and int(done[2]) >= 1, text
+    # The client counts the actions whose answer it read: one sent as the cut came lands on the site with its
+    # answer lost, so the client may count one less; the site's log says whose every action was.
+    assert int(done[1]) in (69, 70), text
     made_by = list(Action.objects.filter(match_id=match_id, seat=2).order_by("seq").values_list("made_by", flat=True))
     assert made_by == ["player"] * 70, text
