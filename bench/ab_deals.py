@@ -110,6 +110,9 @@ VARIANTS.update({f"v8-{m}": _search_bot({"models": m}) for m in ("b", "p", "d", 
 #: ``strong`` (models "bpd") with a smaller bid bonus: fewer of its bid simulations credit it a trick more than the
 #: heuristic's play of its own cards would take (at a table of greedy trick-takers its tricks are less sure).
 VARIANTS.update({f"v9-bonus{k}": _search_bot({"models": "bpd", "bid_bonus": k / 10}) for k in (0, 2)})
+#: ``strong`` (models "bp") whose fifth deal also pays ``rank`` tenths for each opponent finishing below it: a seat
+#: that cannot win plays for second place rather than gambling on the win alone (playout.utility).
+VARIANTS.update({f"v10-rank{r}": _search_bot({"models": "bp", "rank": float(r)}) for r in (50, 100, 300)})
 for _name, _factory in VARIANTS.items():
     register(_name, _factory)
 
@@ -126,7 +129,7 @@ def _warmed(seed: str, opp: str, warm: int) -> MatchState:
     return state
 
 
-Result = tuple[str, float, int, int, float, float, list[float]]
+Result = tuple[str, float, int, int, float, float, list[float], float]
 
 
 def play_deal(job: tuple[str, str, int, str, bool, int]) -> Result:
@@ -152,10 +155,12 @@ def play_deal(job: tuple[str, str, int, str, bool, int]) -> Result:
     d = state.completed[-1]
     sc = d.scores
     margin = sc[seat] - (sum(sc) - sc[seat]) / 3
-    win = 0.0
+    win = beaten = 0.0
     if last:
         win = 1 / len(state.winners) if seat in state.winners else 0.0
-    return variant, margin / 10, d.bids[seat], d.tricks_won[seat], t, win, times
+        tot = d.totals
+        beaten = sum(1.0 if tot[seat] > tot[q] else 0.5 if tot[seat] == tot[q] else 0.0 for q in range(4) if q != seat)
+    return variant, margin / 10, d.bids[seat], d.tricks_won[seat], t, win, times, beaten
 
 
 def _ci(xs: list[float]) -> float:
@@ -187,12 +192,12 @@ def main() -> None:
                 # decisions are a function of (view, seed), so two runs with one --seed play the same deals and
                 # runs made apart pair deal by deal
                 rows_out = [{"variant": v, "deal": j[1], "seat": j[2], "opponent": a.opponent, "margin": m,
-                             "bid": b, "won": w, "cpu": t, "win": win, "times": ts}
-                            for j, (v, m, b, w, t, win, ts) in zip(jobs, results, strict=False)]
+                             "bid": b, "won": w, "cpu": t, "win": win, "times": ts, "beaten": bt}
+                            for j, (v, m, b, w, t, win, ts, bt) in zip(jobs, results, strict=False)]
                 Path(a.save).write_text(json.dumps(rows_out))
-    by: dict[str, list[tuple[float, int, int, float, float]]] = {n: [] for n in names}
-    for v, m, b, w, t, win, _ in results:
-        by[v].append((m, b, w, t, win))
+    by: dict[str, list[tuple[float, int, int, float, float, float]]] = {n: [] for n in names}
+    for v, m, b, w, t, win, _, bt in results:
+        by[v].append((m, b, w, t, win, bt))
     base = by[names[0]]
     for n in names:
         rows = by[n]
@@ -208,6 +213,10 @@ def main() -> None:
             if n != names[0]:
                 dw = [r[4] - b[4] for r, b in zip(rows, base, strict=True)]
                 line += f" ({statistics.fmean(dw):+.1%} ± {_ci(dw):.1%})"
+            line += f"  opponents below {statistics.fmean(r[5] for r in rows):.3f}"
+            if n != names[0]:
+                db = [r[5] - b[5] for r, b in zip(rows, base, strict=True)]
+                line += f" ({statistics.fmean(db):+.3f} ± {_ci(db):.3f})"
         if n != names[0]:
             diffs = [r[0] - b[0] for r, b in zip(rows, base, strict=True)]
             line += f"  vs {names[0]}: {statistics.fmean(diffs):+.3f} ± {_ci(diffs):.3f}"

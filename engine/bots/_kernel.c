@@ -769,7 +769,7 @@ static PyObject *py_play_out_mixed(PyObject *self, PyObject *args) {
 }
 
 /* search(worlds, weights, pub, leader, trick, won, first, legal, me, bids, totals, deal_number, depth,
- *        expand_after, exploration, policies) -> [value per legal card]: engine/bots/search.py's loop of
+ *        expand_after, exploration, policies[, rank]) -> [value per legal card]: engine/bots/search.py's loop of
  * _Search.simulate over every world and legal card, decision for decision (the same tree, the same
  * SplitMix64 draws, the same floating-point sums), each value the weighted sum of its rewards. */
 #define NODE_KEY 24
@@ -782,7 +782,7 @@ typedef struct {
 
 typedef struct {
     int me, depth, expand_after, last, bids[4], totals[4];
-    double c, weights[4], norm;
+    double c, weights[4], norm, rank;
     s_node *nodes;
     int count, cap;
     int32_t *table;
@@ -804,8 +804,15 @@ static double s_utility(const s_search *s, const int *won) {
     int finals[4], top = INT32_MIN, count = 0;
     for (int q = 0; q < 4; q++) { finals[q] = s->totals[q] + sc[q]; if (finals[q] > top) top = finals[q]; }
     for (int q = 0; q < 4; q++) count += finals[q] == top;
-    if (finals[me] == top) return 300.0 / count + 0.2 * margin;
-    return 0.01 * margin;
+    double placed = 0.0;
+    if (s->rank != 0.0) {
+        double beaten = 0.0;
+        for (int q = 0; q < 4; q++)
+            if (q != me) beaten += finals[me] > finals[q] ? 1.0 : finals[me] == finals[q] ? 0.5 : 0.0;
+        placed = s->rank * beaten;
+    }
+    if (finals[me] == top) return 300.0 / count + 0.2 * margin + placed;
+    return 0.01 * margin + placed;
 }
 
 /* strong.py's distinct_cards: of cards of one suit with no unseen card between them only the lowest. */
@@ -943,11 +950,12 @@ static double s_simulate(s_search *s, const mask *hands, const mask *pub, int le
 static PyObject *py_search(PyObject *self, PyObject *args) {
     PyObject *wo, *wto, *po, *to, *wno, *lo, *bo, *tto, *polo;
     int leader, first, me, deal_number, depth, expand_after, trick[4], won[4], legal[52];
-    double expl;
+    double expl, rank = 0.0;
     mask pub[4];
-    if (!PyArg_ParseTuple(args, "OOOiOOpOiOOiiidO", &wo, &wto, &po, &leader, &to, &wno, &first, &lo, &me, &bo, &tto,
-                          &deal_number, &depth, &expand_after, &expl, &polo)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOOiOOpOiOOiiidO|d", &wo, &wto, &po, &leader, &to, &wno, &first, &lo, &me, &bo, &tto,
+                          &deal_number, &depth, &expand_after, &expl, &polo, &rank)) return NULL;
     s_search s = {0};
+    s.rank = rank;
     int n = read_ints(to, trick, 3, "trick");
     if (n < 0 || check_cards(trick, n) < 0) return NULL;
     int nl = read_ints(lo, legal, 52, "legal");

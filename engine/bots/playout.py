@@ -139,7 +139,8 @@ def _nth(m: int, i: int) -> int:
 
 
 def utility(
-    me: int, bids: Sequence[int], won: Sequence[int], totals: Sequence[int], last_deal: bool, deal_number: int = 1
+    me: int, bids: Sequence[int], won: Sequence[int], totals: Sequence[int], last_deal: bool, deal_number: int = 1,
+    rank: float = 0.0,
 ) -> float:
     """What a finished simulated deal is worth to ``me`` (tenths).
 
@@ -149,7 +150,8 @@ def utility(
     of the match win, with the margin only to break ties (so a player far behind takes whatever
     gamble can still win, and a leader plays safe).  An earlier version also paid a losing seat for
     closing the gap to the leader; it won fewer matches from the same fifth-deal positions
-    (``bench/ab_deals.py --last``).
+    (``bench/ab_deals.py --last``).  With ``rank`` > 0 the last deal also pays ``rank`` for each opponent
+    finishing below ``me`` (half for a tie): the places behind the winner count, as they do in the ratings.
     """
     scores = [deal_score(bids[s], won[s]) for s in range(4)]
     margin = scores[me] - (sum(scores) - scores[me]) / 3
@@ -160,9 +162,13 @@ def utility(
         return scores[me] - sum(weights[q] * scores[q] for q in range(4)) / norm
     finals = [totals[s] + scores[s] for s in range(4)]
     top = max(finals)
+    placed = 0.0
+    if rank:
+        placed = rank * sum(1.0 if finals[me] > finals[q] else 0.5 if finals[me] == finals[q] else 0.0
+                            for q in range(4) if q != me)
     if finals[me] == top:
-        return 300.0 / finals.count(top) + 0.2 * margin
-    return 0.01 * margin
+        return 300.0 / finals.count(top) + 0.2 * margin + placed
+    return 0.01 * margin + placed
 
 
 # --- The knowledge-limited policy -----------------------------------------------------------------

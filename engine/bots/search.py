@@ -133,16 +133,17 @@ def _representative(card: int, reps: Sequence[int]) -> int:
 class _Search:
     def __init__(
         self, me: int, bids: Sequence[int], totals: Sequence[int], deal_number: int, depth: int,
-        expand_after: int, exploration: float,
+        expand_after: int, exploration: float, rank: float = 0.0,
     ) -> None:
         self.me = me
+        self.rank = rank
         self.bids = list(bids)
         self.totals = list(totals)
         self.deal_number = deal_number
         self.last = deal_number == 5
         self.depth = depth
         self.expand_after = expand_after
-        self.c = exploration * (300.0 if self.last else 100.0)
+        self.c = exploration * (300.0 + 3 * rank if self.last else 100.0)
         self.tree: dict[tuple[object, ...], _Node] = {}
 
     def _choose(self, node: _Node, reps: list[int], kl: int) -> tuple[int, int]:
@@ -227,7 +228,7 @@ class _Search:
                                   kl_card(h, p, me, leader, t, w, bids, first))
             path.append((node, rep))
             mine = mine + (c,)
-        reward = utility(me, bids, w, self.totals, self.last, self.deal_number)
+        reward = utility(me, bids, w, self.totals, self.last, self.deal_number, self.rank)
         for node, r in path:
             node.visits += 1
             s = node.stats.get(r)
@@ -243,12 +244,13 @@ class _Search:
 def py_search(
     view: PlayerView, public: Sequence[int], worlds: Sequence[Sequence[int]], weights: Sequence[float],
     legal: Sequence[int], depth: int, expand_after: int, exploration: float, policies: Sequence[Policy] | None,
+    rank: float = 0.0,
 ) -> dict[int, float]:
     """Each legal card's weighted sum of rewards over the worlds (every card tried in every world, in order,
     all in one tree): the reference for the kernel's ``search``."""
     assert view.seat is not None
     search = _Search(view.seat, [b or 0 for b in view.bids], view.totals, view.deal_number, depth, expand_after,
-                     exploration)
+                     exploration, rank)
     values = dict.fromkeys(legal, 0.0)
     trick = list(view.trick)
     won = list(view.tricks_won)
@@ -263,6 +265,7 @@ def py_search(
 def _kernel_search(
     view: PlayerView, public: Sequence[int], worlds: Sequence[Sequence[int]], weights: Sequence[float],
     legal: Sequence[int], depth: int, expand_after: int, exploration: float, policies: Sequence[Policy] | None,
+    rank: float = 0.0,
 ) -> dict[int, float]:
     """:func:`py_search` in the C kernel: the same tree, draws and sums, about ten times faster."""
     assert view.seat is not None and KERNEL_MODULE is not None
@@ -270,7 +273,7 @@ def _kernel_search(
     out = KERNEL_MODULE.search(
         worlds, weights, public, view.trick_leader, list(view.trick), list(view.tricks_won),
         view.first_trick, legal, view.seat, [b or 0 for b in view.bids], list(view.totals), view.deal_number, depth,
-        expand_after, exploration * (300.0 if last else 100.0), policies,
+        expand_after, exploration * (300.0 + 3 * rank if last else 100.0), policies, rank,
     )
     return dict(zip(legal, out, strict=True))
 
@@ -282,7 +285,7 @@ def search_values(
     play_horizon: int = DEFAULT_PLAY_HORIZON, bid_miss: float = DEFAULT_BID_MISS,
     mcmc_steps: int = DEFAULT_MCMC_STEPS, max_worlds: int = MAX_WORLDS,
     styles: dict[int, Style] | None = None, styled_belief: bool = True, styled_playouts: bool = True,
-    pure: bool = False,
+    pure: bool = False, rank: float = 0.0,
 ) -> dict[int, float]:
     """The weighted mean utility of each distinct legal card, its own later cards chosen by the search.
 
@@ -311,7 +314,7 @@ def search_values(
     policies = [draw_policy(bids, styles, sm) for _ in worlds] if styles is not None and sm is not None else None
     run = _kernel_search if KERNEL_MODULE is not None and not pure else py_search
     values = run(view, kn.public, [h for h, _ in worlds], [w for _, w in worlds], legal, depth, expand_after,
-                 exploration, policies)
+                 exploration, policies, rank)
     total_w = 0.0
     for _, weight in worlds:
         total_w += weight
@@ -323,7 +326,7 @@ def search_values(
 
 def styled_bid(
     view: PlayerView, rng: random.Random, styles: dict[int, Style], budget: int = DEFAULT_BID_BUDGET,
-    bonus: float = BID_TRICK_BONUS, playouts: bool = True,
+    bonus: float = BID_TRICK_BONUS, playouts: bool = True, rank: float = 0.0,
 ) -> int:
     """:func:`.strong.strong_bid` with the other seats as they have been playing (:mod:`.opponents`).
 
@@ -369,7 +372,7 @@ def styled_bid(
                 top = max(seats, key=lambda s: won[s])
                 won[top] -= 1
                 won[me] += 1
-            values[b] += weight * utility(me, bids, won, view.totals, last, view.deal_number)
+            values[b] += weight * utility(me, bids, won, view.totals, last, view.deal_number, rank)
     if total_w > 0:
         for b in values:
             values[b] /= total_w
@@ -395,8 +398,10 @@ class SearchBot:
         play_miss: float = DEFAULT_PLAY_MISS, play_horizon: int = DEFAULT_PLAY_HORIZON,
         bid_bonus: float = BID_TRICK_BONUS, bid_miss: float = DEFAULT_BID_MISS,
         mcmc_steps: int = DEFAULT_MCMC_STEPS, max_worlds: int = MAX_WORLDS, bid_standings: bool = True,
-        models: str = "",
+        models: str = "", rank: float = 0.0,
     ) -> None:
+        #: in the fifth deal, what each opponent finishing below is worth beside the match win (:func:`.utility`)
+        self.rank = rank
         #: which uses of the opponent models are on: ``b`` the belief, ``p`` the play-outs, ``d`` the bid
         self.models = models
         self.bid_standings = bid_standings
@@ -422,16 +427,16 @@ class SearchBot:
             if view.legal_bids:
                 if styles is not None and "d" in self.models:
                     return Bid(view.seat, styled_bid(view, rng, styles, self.bid_budget, self.bid_bonus,
-                                                     "p" in self.models))
+                                                     "p" in self.models, self.rank))
                 return Bid(view.seat, strong_bid(view, rng, self.bid_budget, oversample=self.bid_oversample,
-                                                 bonus=self.bid_bonus, standings=self.bid_standings))
+                                                 bonus=self.bid_bonus, standings=self.bid_standings, rank=self.rank))
             legal = mask_cards(view.legal_cards)
             if len(legal) == 1:
                 return Play(view.seat, card_str(legal[0]))
             values = search_values(view, rng, self.budget, self.depth, self.expand_after, self.exploration,
                                    self.sigma, self.oversample, self.play_miss, self.play_horizon,
                                    self.bid_miss, self.mcmc_steps, self.max_worlds, styles,
-                                   "b" in self.models, "p" in self.models)
+                                   "b" in self.models, "p" in self.models, rank=self.rank)
             card = max(values, key=lambda c: (round(values[c], 6), -strength(c)))
             return Play(view.seat, card_str(card))
         except Infeasible:

@@ -135,7 +135,7 @@ def bid_candidates(view: PlayerView) -> list[int]:
 
 def bid_values(
     view: PlayerView, rng: random.Random, budget: int = DEFAULT_BID_BUDGET, playout: PlayOut = play_out,
-    oversample: int = 1, bonus: float = BID_TRICK_BONUS, standings: bool = False,
+    oversample: int = 1, bonus: float = BID_TRICK_BONUS, standings: bool = False, rank: float = 0.0,
 ) -> dict[int, float]:
     """Expected utility of each candidate bid over sampled deals.
 
@@ -188,7 +188,7 @@ def bid_values(
                 top = max(seats, key=lambda s: won[s])
                 won[top] -= 1
                 won[me] += 1
-            values[b] += weight * utility(me, bids, won, view.totals, last, view.deal_number)
+            values[b] += weight * utility(me, bids, won, view.totals, last, view.deal_number, rank)
     if total_w > 0:
         for b in values:
             values[b] /= total_w
@@ -215,9 +215,9 @@ def resample(drawn: list[tuple[P, float]], n: int, rng: random.Random) -> list[t
 
 def strong_bid(
     view: PlayerView, rng: random.Random, budget: int = DEFAULT_BID_BUDGET, playout: PlayOut = play_out,
-    oversample: int = 1, bonus: float = BID_TRICK_BONUS, standings: bool = False,
+    oversample: int = 1, bonus: float = BID_TRICK_BONUS, standings: bool = False, rank: float = 0.0,
 ) -> int:
-    values = bid_values(view, rng, budget, playout, oversample, bonus, standings)
+    values = bid_values(view, rng, budget, playout, oversample, bonus, standings, rank)
     # Ties go to the lower bid: bid low rather than high.
     return max(values, key=lambda b: (round(values[b], 6), -b))
 

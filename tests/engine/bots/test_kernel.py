@@ -99,6 +99,7 @@ def test_the_kernel_search_values_cards_exactly_as_the_python_search() -> None:
     rng = random.Random(11)
     state = new_match("kernel-search")
     compared = set()
+    ranked = set()
     step = 0
     while not state.is_finished:
         seat = state.turn
@@ -111,14 +112,18 @@ def test_the_kernel_search_values_cards_exactly_as_the_python_search() -> None:
                       "expand_after": rng.choice([1, 6]), "exploration": rng.choice([0.3, 0.6])}
             if step % 2:
                 kwargs.update(mcmc_steps=0, oversample=1)  # weighted worlds, not refined ones
+            if step % 3 == 0:
+                kwargs["rank"] = 100.0  # the fifth deal's places behind the winner (no effect before it)
             seed = rng.getrandbits(32)
             values = search_values(view, random.Random(seed), styles=styles, **kwargs)
             assert values == search_values(view, random.Random(seed), styles=styles, pure=True, **kwargs)
             compared.add((state.deal_number, styles is not None, step % 2))
+            ranked.add((state.deal_number, "rank" in kwargs))
         mover = "heuristic" if (seat + state.deal_number) % 3 else "random"
         state = apply(state, decide(mover, view, step))
     assert {d for d, _, _ in compared} == {1, 2, 3, 4, 5}
     assert (5, True, 0) in compared and (5, True, 1) in compared and (1, False, 0) in compared
+    assert (5, True) in ranked and (5, False) in ranked
 
 
 def test_the_kernel_search_refuses_bad_input() -> None:

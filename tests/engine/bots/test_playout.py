@@ -102,3 +102,28 @@ def test_knowledge_limited_policy_is_the_heuristic() -> None:
                 checked += 1
             state = apply(state, decide(names[seat], view, m))
     assert checked == 12 * 5 * 52
+
+
+def test_the_last_deal_pays_the_win_and_with_rank_the_places_behind_it() -> None:
+    """Before the fifth deal a deal is worth its margin; in the fifth the match win (30 points), and with
+    ``rank`` also each opponent finished below (half for a tie), so a seat that cannot win still plays for places."""
+    from engine.bots.playout import utility
+
+    bids = [3, 3, 3, 3]
+    # scores in tenths: seat 0 makes 4 on 3 (3.1 points), the others make 3 exactly (3.0): a margin of 1 tenth
+    won = [4, 3, 3, 3]
+    assert utility(0, bids, won, [0, 0, 0, 0], False, 1) == 1
+    # the fifth deal, seat 0 far behind: it cannot win; only a hundredth of its margin counts
+    totals = [0, 500, 200, 100]
+    assert utility(0, bids, won, totals, True, 5) == 0.01
+    # with rank, the same deal from totals where seat 0 passes seat 3 but not 1 and 2
+    totals = [90, 500, 200, 100]  # finals 121, 530, 230, 130: seat 0 is last
+    assert utility(0, bids, won, totals, True, 5, rank=100.0) == 0.01
+    totals = [100, 500, 200, 100]  # finals 131, 530, 230, 130: seat 0 beats seat 3
+    assert utility(0, bids, won, totals, True, 5, rank=100.0) == 0.01 + 100.0
+    totals = [99, 500, 200, 100]  # finals 130, 530, 230, 130: a tie with seat 3 counts half
+    assert utility(0, bids, won, totals, True, 5, rank=100.0) == 0.01 + 50.0
+    # the winner: the win, a fifth of its margin, and three opponents below
+    totals = [600, 500, 200, 100]
+    assert utility(0, bids, won, totals, True, 5) == 300.0 + 0.2
+    assert utility(0, bids, won, totals, True, 5, rank=100.0) == 300.0 + 0.2 + 300.0
