@@ -113,6 +113,8 @@ VARIANTS.update({f"v9-bonus{k}": _search_bot({"models": "bpd", "bid_bonus": k / 
 #: ``strong`` (models "bp") whose fifth deal also pays ``rank`` tenths for each opponent finishing below it: a seat
 #: that cannot win plays for second place rather than gambling on the win alone (playout.utility).
 VARIANTS.update({f"v10-rank{r}": _search_bot({"models": "bp", "rank": float(r)}) for r in (50, 100, 300)})
+#: ``strong`` whose play-outs play fewer random cards for a seat than its fitted uniform share (0, half).
+VARIANTS.update({f"v11-noise{k}": _search_bot({"models": "bp", "noise_scale": k / 10}) for k in (0, 5)})
 for _name, _factory in VARIANTS.items():
     register(_name, _factory)
 

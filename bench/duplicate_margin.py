@@ -10,6 +10,8 @@ minus the mean total of the others, in points (one seat: minus the mean of the t
 
 A run still going (``simulate`` writes each replay as its match ends) can be read with ``--complete``: only
 the seeds whose four rotations are all written count, so a partial figure is still a duplicate comparison.
+``--by-deal`` adds a line a deal number: the bot's deal score minus the mean of the others', its bids made and
+mean bid, and the opponents it finished below and above (the fifth deal's utility plays for the match).
 """
 
 from __future__ import annotations
@@ -57,6 +59,35 @@ def margins(dirs: list[Path], bot: str, complete: bool = False) -> dict[str, tup
     return out
 
 
+def by_deal(dirs: list[Path], bot: str, complete: bool = False) -> None:
+    """Deal by deal (1 to 5): the bot's seats' deal score minus the mean of the other seats', in points."""
+    margin: dict[int, list[float]] = defaultdict(list)
+    made: dict[int, list[float]] = defaultdict(list)
+    bids: dict[int, list[int]] = defaultdict(list)
+    below: list[float] = []
+    for path in replay_files(dirs, complete):
+        replay = json.loads(path.read_text())
+        bots = [p["bot"] for p in sorted(replay["players"], key=lambda p: p["seat"])]
+        mine = [s for s, b in enumerate(bots) if b == bot]
+        for d in replay["deals"]:
+            sc = d["scores"]
+            for s in mine:
+                margin[d["number"]].append(sc[s] - statistics.fmean(sc[q] for q in range(4) if q not in mine))
+            for b in d["bids"]:
+                if b["seat"] in mine:
+                    made[d["number"]].append(float(d["tricks_won"][b["seat"]] >= b["bid"]))
+                    bids[d["number"]].append(b["bid"])
+        tot = replay["final_totals"]
+        for s in mine:
+            below.append(sum(1.0 if tot[s] > tot[q] else 0.5 if tot[s] == tot[q] else 0.0
+                             for q in range(4) if q not in mine))
+    for n in sorted(margin):
+        print(f"  deal {n}: margin {interval(margin[n])}, bids made {statistics.fmean(made[n]):.1%},"
+              f" mean bid {statistics.fmean(bids[n]):.2f}")
+    m, half = mean_ci(below)
+    print(f"  opponents finished below a seat: {m:.3f} ± {half:.3f}")
+
+
 def paired(dirs: list[Path], bot: str, base_dirs: list[Path], base_bot: str, complete: bool = False) -> None:
     """The two runs played the same matches (one --seed; decisions depend on (view, seed) only): the margin's
     difference match by match, and seed by seed (the mean of its rotations)."""
@@ -81,6 +112,7 @@ def main() -> None:
     ap.add_argument("--base-bot", help="the bot of --base (default: --bot)")
     ap.add_argument("--complete", action="store_true",
                     help="count only seeds whose four rotations are all written (a run still going)")
+    ap.add_argument("--by-deal", action="store_true", help="also the margin and bids made of each deal number")
     a = ap.parse_args()
     if a.base:
         paired(a.dirs, a.bot, a.base, a.base_bot or a.bot, a.complete)
@@ -113,6 +145,8 @@ def main() -> None:
     print(f"  bids made: {m:.1%} ± {half:.1%} (n = {len(made)} bids)")
     m, half = mean_ci(wins)
     print(f"  win share a seat: {m:.1%} ± {half:.1%} (n = {len(wins)} matches)")
+    if a.by_deal:
+        by_deal(a.dirs, a.bot, a.complete)
 
 
 if __name__ == "__main__":

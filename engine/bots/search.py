@@ -92,16 +92,17 @@ Policy = tuple[list[int], list[float], int]
 MIN_NOISE = 0.1
 
 
-def draw_policy(bids: Sequence[int], styles: dict[int, Style], sm: SplitMix64) -> Policy:
+def draw_policy(bids: Sequence[int], styles: dict[int, Style], sm: SplitMix64, noise_scale: float = 1.0) -> Policy:
     """The other seats' policy in one world, drawn from their fitted styles: each plays the greedy trick-taker
-    with the greedy share of its non-uniform part, else the heuristic; and random cards at its uniform share."""
+    with the greedy share of its non-uniform part, else the heuristic; and random cards at its uniform share
+    times ``noise_scale`` (a seat's cards that neither policy explains are not always careless ones)."""
     pbids = list(bids)
     noise = [0.0, 0.0, 0.0, 0.0]
     for s, st in styles.items():
         if sm.uniform() * (st.heuristic + st.greedy) < st.greedy:
             pbids[s] = GREEDY_BID
         rest = 1.0 - st.heuristic - st.greedy
-        noise[s] = rest if rest >= MIN_NOISE else 0.0
+        noise[s] = rest * noise_scale if rest >= MIN_NOISE else 0.0
     return pbids, noise, sm.next()
 
 
@@ -285,7 +286,7 @@ def search_values(
     play_horizon: int = DEFAULT_PLAY_HORIZON, bid_miss: float = DEFAULT_BID_MISS,
     mcmc_steps: int = DEFAULT_MCMC_STEPS, max_worlds: int = MAX_WORLDS,
     styles: dict[int, Style] | None = None, styled_belief: bool = True, styled_playouts: bool = True,
-    pure: bool = False, rank: float = 0.0,
+    pure: bool = False, rank: float = 0.0, noise_scale: float = 1.0,
 ) -> dict[int, float]:
     """The weighted mean utility of each distinct legal card, its own later cards chosen by the search.
 
@@ -311,7 +312,9 @@ def search_values(
         worlds = [(hands, 1.0) for hands in refine([h for h, _ in worlds], model, mcmc_steps, rng.getrandbits(64))]
     bids = [b or 0 for b in view.bids]
     sm = SplitMix64(rng.getrandbits(64)) if styles is not None and styled_playouts else None
-    policies = [draw_policy(bids, styles, sm) for _ in worlds] if styles is not None and sm is not None else None
+    policies = None
+    if styles is not None and sm is not None:
+        policies = [draw_policy(bids, styles, sm, noise_scale) for _ in worlds]
     run = _kernel_search if KERNEL_MODULE is not None and not pure else py_search
     values = run(view, kn.public, [h for h, _ in worlds], [w for _, w in worlds], legal, depth, expand_after,
                  exploration, policies, rank)
@@ -398,8 +401,10 @@ class SearchBot:
         play_miss: float = DEFAULT_PLAY_MISS, play_horizon: int = DEFAULT_PLAY_HORIZON,
         bid_bonus: float = BID_TRICK_BONUS, bid_miss: float = DEFAULT_BID_MISS,
         mcmc_steps: int = DEFAULT_MCMC_STEPS, max_worlds: int = MAX_WORLDS, bid_standings: bool = True,
-        models: str = "", rank: float = 0.0,
+        models: str = "", rank: float = 0.0, noise_scale: float = 1.0,
     ) -> None:
+        #: the play-outs' random cards for a seat, as a share of its fitted uniform share (models ``p``)
+        self.noise_scale = noise_scale
         #: in the fifth deal, what each opponent finishing below is worth beside the match win (:func:`.utility`)
         self.rank = rank
         #: which uses of the opponent models are on: ``b`` the belief, ``p`` the play-outs, ``d`` the bid
@@ -436,7 +441,8 @@ class SearchBot:
             values = search_values(view, rng, self.budget, self.depth, self.expand_after, self.exploration,
                                    self.sigma, self.oversample, self.play_miss, self.play_horizon,
                                    self.bid_miss, self.mcmc_steps, self.max_worlds, styles,
-                                   "b" in self.models, "p" in self.models, rank=self.rank)
+                                   "b" in self.models, "p" in self.models, rank=self.rank,
+                                   noise_scale=self.noise_scale)
             card = max(values, key=lambda c: (round(values[c], 6), -strength(c)))
             return Play(view.seat, card_str(card))
         except Infeasible:
