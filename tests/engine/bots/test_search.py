@@ -121,3 +121,23 @@ def test_it_falls_back_on_the_heuristic_if_sampling_fails(monkeypatch) -> None: 
     monkeypatch.setattr(strong, "sample_hands", fail)
     for _, _, view in walk("search-fallback", heuristic, tricks=2):
         assert decide("strong", view, 1) == decide("heuristic", view, 1)
+
+
+def test_the_drawn_policy_plays_random_cards_at_the_uniform_share_times_the_scale() -> None:
+    """A seat fitted as 50% heuristic, 10% greedy and 40% uniform plays random cards at 0.4 in the play-outs, at
+    0.2 with ``noise_scale`` 0.5 and never at 0; a seat under the threshold (5% uniform) never; the bids are kept
+    unless the seat is drawn as the greedy trick-taker (``GREEDY_BID``)."""
+    from engine.bots.opponents import Style
+    from engine.bots.playout import GREEDY_BID, SplitMix64
+
+    styles = {1: Style(0.5, 0.1, 0.0, 1.0), 2: Style(0.9, 0.05, 0.0, 1.0)}
+    for scale, expected in ((1.0, 0.4), (0.5, 0.2), (0.0, 0.0)):
+        sm = SplitMix64(7)
+        greedy = 0
+        for _ in range(600):
+            pbids, noise, _ = search.draw_policy([3, 4, 2, 5], styles, sm, scale)
+            assert noise[0] == noise[3] == 0.0 and noise[2] == 0.0
+            assert noise[1] == pytest.approx(expected)
+            assert pbids[0] == 3 and pbids[3] == 5 and pbids[1] in (4, GREEDY_BID)
+            greedy += pbids[1] == GREEDY_BID
+        assert 0.10 < greedy / 600 < 0.24  # greedy at 0.1 / (0.5 + 0.1) of the non-uniform part
