@@ -27,6 +27,8 @@ def test_registry_contract() -> None:
     assert type(get_bot("hard")).__name__ == "SearchBot" and type(get_bot("strong-v1")).__name__ == "StrongBot"
     # strong reads the other seats by their fitted styles; strong-v2 (the hard level until 2026-12-03) does not
     assert get_bot("hard").models == "bp" and get_bot("strong-v2").models == ""
+    # and in the fifth deal plays for places as well as the win; strong-v2 for the win alone
+    assert get_bot("hard").rank == 100.0 and get_bot("strong-v2").rank == 0.0
     assert type(get_bot("ismcts")).__name__ == "IsmctsBot"
     assert get_bot("easy").name != "heuristic"
     # the site's level policy: every player-facing level and the autopilot's is a level of the registry
