@@ -27,6 +27,7 @@ from greedy_playout import greedy_play_out
 
 from engine import apply, new_match, player_view
 from engine.bots import decide, register
+from engine.bots.playout import opponents_below
 from engine.bots.search import SearchBot
 from engine.bots.strong import StrongBot
 from engine.match import MatchState
@@ -160,8 +161,7 @@ def play_deal(job: tuple[str, str, int, str, bool, int]) -> Result:
     win = beaten = 0.0
     if last:
         win = 1 / len(state.winners) if seat in state.winners else 0.0
-        tot = d.totals
-        beaten = sum(1.0 if tot[seat] > tot[q] else 0.5 if tot[seat] == tot[q] else 0.0 for q in range(4) if q != seat)
+        beaten = opponents_below(d.totals, seat)
     return variant, margin / 10, d.bids[seat], d.tricks_won[seat], t, win, times, beaten
 
 

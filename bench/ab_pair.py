@@ -49,7 +49,8 @@ def main() -> None:
             half = 1.96 * statistics.stdev(d) / math.sqrt(len(d))
             line += f"  vs {names[0]}: {statistics.fmean(d):+.3f} ± {half:.3f} a deal"
         for key in ("win", "beaten"):  # the fifth deal's match wins and opponents finished below (--last)
-            if all(key in mine[k] and key in base[k] for k in keys) and any(mine[k][key] for k in keys):
+            # (a run without --last saves zeros)
+            if all(key in mine[k] and key in base[k] for k in keys) and any(base[k][key] for k in keys):
                 line += f"  {key} {statistics.fmean(mine[k][key] for k in keys):.3f}"
                 if n != names[0] and len(keys) > 1:
                     d = [mine[k][key] - base[k][key] for k in keys]

@@ -21,7 +21,9 @@ import json
 import statistics
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
+from engine.bots.playout import opponents_below
 from engine.tournament import mean_ci
 
 
@@ -59,28 +61,25 @@ def margins(dirs: list[Path], bot: str, complete: bool = False) -> dict[str, tup
     return out
 
 
-def by_deal(dirs: list[Path], bot: str, complete: bool = False) -> None:
+def by_deal(replays: list[dict[str, Any]], bot: str) -> None:
     """Deal by deal (1 to 5): the bot's seats' deal score minus the mean of the other seats', in points."""
     margin: dict[int, list[float]] = defaultdict(list)
     made: dict[int, list[float]] = defaultdict(list)
     bids: dict[int, list[int]] = defaultdict(list)
     below: list[float] = []
-    for path in replay_files(dirs, complete):
-        replay = json.loads(path.read_text())
+    for replay in replays:
         bots = [p["bot"] for p in sorted(replay["players"], key=lambda p: p["seat"])]
         mine = [s for s, b in enumerate(bots) if b == bot]
+        others = [q for q in range(4) if q not in mine]
         for d in replay["deals"]:
             sc = d["scores"]
             for s in mine:
-                margin[d["number"]].append(sc[s] - statistics.fmean(sc[q] for q in range(4) if q not in mine))
+                margin[d["number"]].append(sc[s] - statistics.fmean(sc[q] for q in others))
             for b in d["bids"]:
                 if b["seat"] in mine:
                     made[d["number"]].append(float(d["tricks_won"][b["seat"]] >= b["bid"]))
                     bids[d["number"]].append(b["bid"])
-        tot = replay["final_totals"]
-        for s in mine:
-            below.append(sum(1.0 if tot[s] > tot[q] else 0.5 if tot[s] == tot[q] else 0.0
-                             for q in range(4) if q not in mine))
+        below.extend(opponents_below(replay["final_totals"], s, others) for s in mine)
     for n in sorted(margin):
         print(f"  deal {n}: margin {interval(margin[n])}, bids made {statistics.fmean(made[n]):.1%},"
               f" mean bid {statistics.fmean(bids[n]):.2f}")
@@ -121,8 +120,8 @@ def main() -> None:
     by_seed: dict[str, list[float]] = defaultdict(list)
     made: list[float] = []
     wins: list[float] = []
-    for path in replay_files(a.dirs, a.complete):
-        replay = json.loads(path.read_text())
+    replays = [(path, json.loads(path.read_text())) for path in replay_files(a.dirs, a.complete)]
+    for path, replay in replays:
         totals = replay["final_totals"]
         bots = [p["bot"] for p in sorted(replay["players"], key=lambda p: p["seat"])]
         mine = [t for t, b in zip(totals, bots, strict=True) if b == a.bot]
@@ -146,7 +145,7 @@ def main() -> None:
     m, half = mean_ci(wins)
     print(f"  win share a seat: {m:.1%} ± {half:.1%} (n = {len(wins)} matches)")
     if a.by_deal:
-        by_deal(a.dirs, a.bot, a.complete)
+        by_deal([r for _, r in replays], a.bot)
 
 
 if __name__ == "__main__":

@@ -138,6 +138,18 @@ def _nth(m: int, i: int) -> int:
     return (m & -m).bit_length() - 1
 
 
+def opponents_below(finals: Sequence[int | float], me: int, others: Sequence[int] | None = None) -> float:
+    """How many of ``others`` (every other seat by default) finish below ``me``, a tie counting half.
+
+    >>> opponents_below([131, 530, 230, 130], 0)
+    1.0
+    >>> opponents_below([130, 530, 230, 130], 0)
+    0.5
+    """
+    seats = [q for q in range(4) if q != me] if others is None else others
+    return sum(1.0 if finals[me] > finals[q] else 0.5 if finals[me] == finals[q] else 0.0 for q in seats)
+
+
 def utility(
     me: int, bids: Sequence[int], won: Sequence[int], totals: Sequence[int], last_deal: bool, deal_number: int = 1,
     rank: float = 0.0,
@@ -162,10 +174,7 @@ def utility(
         return scores[me] - sum(weights[q] * scores[q] for q in range(4)) / norm
     finals = [totals[s] + scores[s] for s in range(4)]
     top = max(finals)
-    placed = 0.0
-    if rank:
-        placed = rank * sum(1.0 if finals[me] > finals[q] else 0.5 if finals[me] == finals[q] else 0.0
-                            for q in range(4) if q != me)
+    placed = rank * opponents_below(finals, me) if rank else 0.0
     if finals[me] == top:
         return 300.0 / finals.count(top) + 0.2 * margin + placed
     return 0.01 * margin + placed

@@ -131,6 +131,12 @@ def _representative(card: int, reps: Sequence[int]) -> int:
     return best
 
 
+def _exploration_scale(last: bool, rank: float) -> float:
+    """UCB1's constant is given in units of the utility's range: a deal's points, or in the fifth deal the win
+    and the places (:func:`.playout.utility`)."""
+    return 300.0 + 3 * rank if last else 100.0
+
+
 class _Search:
     def __init__(
         self, me: int, bids: Sequence[int], totals: Sequence[int], deal_number: int, depth: int,
@@ -144,7 +150,7 @@ class _Search:
         self.last = deal_number == 5
         self.depth = depth
         self.expand_after = expand_after
-        self.c = exploration * (300.0 + 3 * rank if self.last else 100.0)
+        self.c = exploration * _exploration_scale(self.last, rank)
         self.tree: dict[tuple[object, ...], _Node] = {}
 
     def _choose(self, node: _Node, reps: list[int], kl: int) -> tuple[int, int]:
@@ -274,7 +280,7 @@ def _kernel_search(
     out = KERNEL_MODULE.search(
         worlds, weights, public, view.trick_leader, list(view.trick), list(view.tricks_won),
         view.first_trick, legal, view.seat, [b or 0 for b in view.bids], list(view.totals), view.deal_number, depth,
-        expand_after, exploration * (300.0 + 3 * rank if last else 100.0), policies, rank,
+        expand_after, exploration * _exploration_scale(last, rank), policies, rank,
     )
     return dict(zip(legal, out, strict=True))
 
