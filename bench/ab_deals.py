@@ -116,6 +116,9 @@ VARIANTS.update({f"v9-bonus{k}": _search_bot({"models": "bpd", "bid_bonus": k / 
 VARIANTS.update({f"v10-rank{r}": _search_bot({"models": "bp", "rank": float(r)}) for r in (50, 100, 300)})
 #: ``strong`` whose play-outs play fewer random cards for a seat than its fitted uniform share (0, half).
 VARIANTS.update({f"v11-noise{k}": _search_bot({"models": "bp", "noise_scale": k / 10}) for k in (0, 5)})
+#: ``strong`` whose bid's trick bonus follows the table: 0.35 at heuristics, ``k`` hundredths at a foreign table.
+VARIANTS.update({f"v12-fb{k}": _search_bot({"models": "bp", "rank": 100.0, "foreign_bid_bonus": k / 100})
+                 for k in (0, 15)})
 for _name, _factory in VARIANTS.items():
     register(_name, _factory)
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from engine import apply, new_match, player_view
 from engine.bots import decide
 from engine.bots.inference import knowledge
@@ -140,3 +142,33 @@ def test_before_a_deal_is_finished_strong_decides_as_strong_v2() -> None:
             checked += 1
         state = apply(state, decide("heuristic", view, "x"))
     assert checked >= 8
+
+
+def test_the_bids_trick_bonus_follows_the_table(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Full at a table of heuristics and before any deal is finished, the foreign bonus at a table of random
+    players: the simulations play the others as heuristics, and only a heuristic table bears that out."""
+    import engine.bots.search as search
+
+    seen: list[float] = []
+
+    def spy(view, rng, budget, playout=None, oversample=1, bonus=0.0, standings=False, rank=0.0):  # type: ignore[no-untyped-def]
+        seen.append(bonus)
+        return max(view.legal_bids)
+
+    monkeypatch.setattr(search, "strong_bid", spy)
+    bot = SearchBot(models="bp", bid_bonus=0.35, foreign_bid_bonus=0.05)
+    views = {}
+    for others, deals, want in (("heuristic", 1, 0.35), ("random", 1, 0.05), ("random", 0, 0.35)):
+        seats = ["heuristic", others, others, others]
+        state = _played(seats, f"bonus-{others}", deals)
+        while state.turn != 0:
+            seat = state.turn
+            assert seat is not None
+            state = apply(state, decide(seats[seat], player_view(state, seat), "b"))
+        views[others, deals] = view = player_view(state, 0)
+        assert view.legal_bids
+        bot.choose(view, random.Random(1))
+        assert seen[-1] == pytest.approx(want), (others, deals)
+    # without a foreign bonus, the same bonus at every table (as strong-v2 bids)
+    SearchBot(models="bp", bid_bonus=0.35).choose(views["random", 1], random.Random(1))
+    assert seen[-1] == 0.35

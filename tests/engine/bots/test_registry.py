@@ -29,6 +29,8 @@ def test_registry_contract() -> None:
     assert get_bot("hard").models == "bp" and get_bot("strong-v2").models == ""
     # and in the fifth deal plays for places as well as the win; strong-v2 for the win alone
     assert get_bot("hard").rank == 100.0 and get_bot("strong-v2").rank == 0.0
+    # and its bid drops the trick bonus at a table fitted as foreign; strong-v2 keeps it everywhere
+    assert get_bot("hard").foreign_bid_bonus == 0.0 and get_bot("strong-v2").foreign_bid_bonus is None
     assert type(get_bot("ismcts")).__name__ == "IsmctsBot"
     assert get_bot("easy").name != "heuristic"
     # the site's level policy: every player-facing level and the autopilot's is a level of the registry
