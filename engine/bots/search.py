@@ -474,7 +474,7 @@ STRONG_RANK = 100.0
 #: ``strong``'s bid credits it the trick it plays better than the heuristic (the 0.35 bonus) only at a table that
 #: plays as the heuristic: at a table fitted as foreign (``ismcts``, ``strong-v2``) the bonus falls to this, by
 #: :func:`.opponents.table_trust`.  Paired deals against ``ismcts`` made 3.4 points more of its third-deal bids at
-#: the same margin and 0.27 points more a fifth deal (docs/bots.md); a table of heuristics keeps the full bonus.
+#: the same margin and 0.28 points more a fifth deal (docs/bots.md); a table of heuristics keeps the full bonus.
 STRONG_FOREIGN_BONUS = 0.0
 register("strong", lambda: SearchBot(models=STRONG_MODELS, rank=STRONG_RANK, foreign_bid_bonus=STRONG_FOREIGN_BONUS))
 register("strong-v2", SearchBot)
