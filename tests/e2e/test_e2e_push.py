@@ -146,6 +146,15 @@ def _shown(page: Any, tag: str, body: str) -> None:
         page.wait_for_timeout(50)
 
 
+def _closed(page: Any, tag: str) -> None:
+    """Wait until the notification ``tag`` is closed.  Chromium names a tagged notification by its tag, so a close
+    that lands after a newer push of the same tag would close that one: a click's close must land first."""
+    deadline = time.monotonic() + 10
+    while any(n[0] == tag for n in _notifications(page)):
+        assert time.monotonic() < deadline, f"notification {tag} still open: {_notifications(page)}"
+        page.wait_for_timeout(50)
+
+
 def test_the_service_worker_shows_one_notification_per_match_and_a_click_opens_it(
         browser: Any, site_url: str, artifacts: Any) -> None:
     ctx = new_context(browser, viewport={"width": 1280, "height": 860}, locale="en-US")
@@ -207,6 +216,7 @@ def test_the_service_worker_shows_one_notification_per_match_and_a_click_opens_i
         push(your_turn(match_id, "third"))
         _shown(page, f"match-{match_id}", "third")
         assert worker.evaluate(click, f"match-{match_id}") == [["focus", f"{site_url}/play/{match_id}/"]]
+        _closed(page, f"match-{match_id}")
         # a payload pointing elsewhere leads to this site's home (its tab is open: focused), never another site
         push({**your_turn(match_id, "away"), "url": "https://elsewhere.example/phish"})
         _shown(page, f"match-{match_id}", "away")
