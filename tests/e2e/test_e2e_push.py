@@ -189,10 +189,10 @@ def test_the_service_worker_shows_one_notification_per_match_and_a_click_opens_i
         push(your_turn(match_id + 1000, "another match"))
         _shown(page, f"match-{match_id}", "second")
         _shown(page, f"match-{match_id + 1000}", "another match")
-        assert _notifications(page) == [
+        assert _notifications(page) == sorted([  # sorted as _notifications sorts, whatever the ids
             [f"match-{match_id + 1000}", "Your turn", "another match", f"/play/{match_id + 1000}/"],
             [f"match-{match_id}", "Your turn", "second", f"/play/{match_id}/"],
-        ]
+        ])
 
         [worker] = [w for w in ctx.service_workers if w.url.endswith("/sw.js")]
         worker.evaluate("""() => {
