@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 PASSWORD = "felt-table-Q7-spades"
@@ -45,12 +46,20 @@ def sign_up(page: Any, base: str, username: str, *, from_home: bool = False, ema
 
 
 def wait_state(page: Any, timeout: float = 30_000) -> str:
-    try:
-        page.wait_for_function(f"({STATE_JS})() !== 'wait'", timeout=timeout)
-    except Exception as exc:
-        debug = page.evaluate("window.callbreakTable && window.callbreakTable.debug()")
-        raise AssertionError(f"the table is stuck: {debug}") from exc
-    return str(page.evaluate(STATE_JS))
+    """What the table asks of the player, once it asks something.  Read again after the wait, and waited for
+    again if it is gone by then: a frame drawn playable can be redrawn as not (a forced card the table plays
+    itself once the player's options have loaded)."""
+    deadline = time.monotonic() + timeout / 1000
+    while True:
+        try:
+            page.wait_for_function(f"({STATE_JS})() !== 'wait'",
+                                   timeout=max(1.0, (deadline - time.monotonic()) * 1000))
+        except Exception as exc:
+            debug = page.evaluate("window.callbreakTable && window.callbreakTable.debug()")
+            raise AssertionError(f"the table is stuck: {debug}") from exc
+        state = str(page.evaluate(STATE_JS))
+        if state != "wait":
+            return state
 
 
 def play_card(page: Any, card: Any, *, tap: bool = False, double: bool = False) -> None:
