@@ -434,15 +434,19 @@ class SearchBot:
         self.expand_after = expand_after
         self.exploration = exploration
 
+    def _bid_bonus(self, styles: dict[int, Style] | None) -> float:
+        """The bid's trick bonus: ``bid_bonus`` at a heuristic table, towards ``foreign_bid_bonus`` as far as the
+        table plays otherwise (:func:`.opponents.table_trust`)."""
+        if styles is None or self.foreign_bid_bonus is None:
+            return self.bid_bonus
+        return self.foreign_bid_bonus + table_trust(styles) * (self.bid_bonus - self.foreign_bid_bonus)
+
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         assert view.seat is not None
         try:
             styles = fit_styles(view) if self.models and view.deals else None
             if view.legal_bids:
-                bonus = self.bid_bonus
-                if styles is not None and self.foreign_bid_bonus is not None:
-                    trust = table_trust(styles)
-                    bonus = self.foreign_bid_bonus + trust * (self.bid_bonus - self.foreign_bid_bonus)
+                bonus = self._bid_bonus(styles)
                 if styles is not None and "d" in self.models:
                     return Bid(view.seat, styled_bid(view, rng, styles, self.bid_budget, bonus,
                                                      "p" in self.models, self.rank))

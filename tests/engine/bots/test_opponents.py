@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+import engine.bots.search as search
 from engine import apply, new_match, player_view
 from engine.bots import decide
 from engine.bots.inference import knowledge
@@ -147,8 +148,6 @@ def test_before_a_deal_is_finished_strong_decides_as_strong_v2() -> None:
 def test_the_bids_trick_bonus_follows_the_table(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """Full at a table of heuristics and before any deal is finished, the foreign bonus at a table of random
     players: the simulations play the others as heuristics, and only a heuristic table bears that out."""
-    import engine.bots.search as search
-
     seen: list[float] = []
 
     def spy(view, rng, budget, playout=None, oversample=1, bonus=0.0, standings=False, rank=0.0):  # type: ignore[no-untyped-def]
