@@ -28,6 +28,8 @@ SPADE = 0
 SUIT_MASKS: tuple[int, ...] = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
 SPADES_MASK = SUIT_MASKS[SPADE]
 FULL_DECK = (1 << 52) - 1
+#: Every heart, diamond and club: the cards that may lead the first trick when a hand holds one.
+NON_SPADES_MASK = FULL_DECK & ~SPADES_MASK
 
 #: ``ABOVE[c]``: the cards of ``c``'s suit that beat ``c``.
 ABOVE: tuple[int, ...] = tuple(SUIT_MASKS[c // 13] & ~((1 << (c + 1)) - 1) for c in range(52))

@@ -20,8 +20,11 @@ The rules in brief:
   (bid 4, won 6: +4.2); fewer than the bid scores minus the bid (bid 4, won 3: -4.0).  After the
   fifth deal the highest total wins; equal highest totals share the win.
 
-The fast functions take a hand mask and a trick given as card numbers in play order.  The
-string functions :func:`legal_plays` and :func:`trick_winner` are the stable public API.
+The fast functions take a hand mask and a trick given as card numbers in play order:
+:func:`legal_mask` (which cards may be played) and :func:`trick_winner_index` (which card wins); a
+:class:`DealInPlay` holds a deal's hands, trick, leader and tricks won and plays its cards one by one, the one
+trick step of every play-out, search and bot.  The string functions :func:`legal_plays` and
+:func:`trick_winner` are the stable public API.
 
 >>> legal_plays(["KH", "3H", "AS"], ["TH"], first_trick=False)   # must beat the 10♥
 ['KH']
@@ -37,7 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cards import ABOVE, SPADES_MASK, SUIT_MASKS, card_str, cards_to_mask, parse_card
+from .cards import ABOVE, NON_SPADES_MASK, SPADES_MASK, SUIT_MASKS, card_str, cards_to_mask, parse_card
 from .errors import CardError, EngineError
 
 MIN_BID = 1
@@ -52,11 +55,19 @@ MUST_OVERTRUMP = "must_overtrump"
 NO_SPADE_LEAD_FIRST_TRICK = "no_spade_lead_first_trick"
 REASON_CODES = (MUST_FOLLOW_SUIT, MUST_BEAT, MUST_TRUMP, MUST_OVERTRUMP, NO_SPADE_LEAD_FIRST_TRICK)
 
-NON_SPADES_MASK = ((1 << 52) - 1) & ~SPADES_MASK
-
 
 def legal_mask(hand: int, trick: Sequence[int], first_trick: bool) -> int:
-    """The cards of ``hand`` that may be played on ``trick`` (cards in play order)."""
+    """The cards of ``hand`` that may be played on ``trick`` (cards in play order).
+
+    >>> from engine.cards import mask_to_strs
+    >>> hand = cards_to_mask(["KH", "3H", "AS", "2C"])
+    >>> mask_to_strs(legal_mask(hand, [parse_card("TH")], False))   # must beat the 10♥
+    ['KH']
+    >>> mask_to_strs(legal_mask(hand, [parse_card("TD")], False))   # void in ♦: must trump
+    ['AS']
+    >>> mask_to_strs(legal_mask(hand, [], True))   # no spade leads the first trick
+    ['3H', 'KH', '2C']
+    """
     if not trick:
         if first_trick and hand & NON_SPADES_MASK:
             return hand & NON_SPADES_MASK
@@ -126,13 +137,88 @@ def beats(card: int, best: int) -> bool:
 
 
 def trick_winner_index(trick: Sequence[int]) -> int:
-    """Index in ``trick`` of the card that wins it so far: highest spade, else highest of the led suit."""
+    """Index in ``trick`` of the card that wins it so far: highest spade, else highest of the led suit
+    (the suit of ``trick[0]``).
+
+    >>> trick_winner_index([parse_card(c) for c in ["TH", "AH", "KD", "QH"]])   # the K♦ is a discard
+    1
+    >>> trick_winner_index([parse_card(c) for c in ["TH", "AH", "2S", "3S"]])
+    3
+    """
     best = 0
     win = trick[0]
     for i in range(1, len(trick)):
         if beats(trick[i], win):
             best, win = i, trick[i]
     return best
+
+
+class DealInPlay:
+    """A deal part-way through its play, on masks: the one trick step of every play-out, search and bot.
+
+    ``hands`` holds the four hands (card masks), ``trick`` the cards on the table in play order, ``leader`` the
+    seat that led them, ``won`` the tricks won per seat and ``first`` whether the trick is the deal's first (by
+    default, whether no trick has been won yet).  The lists are the instance's own (copied when it is made) and
+    change in place, so one sampled world can start many of them.  :meth:`play` does not check the card (the
+    caller chose it from :meth:`legal_mask`): the play-outs and searches take this step for every card, so it
+    stays cheap.
+
+    >>> from engine.cards import mask_to_strs
+    >>> deal = DealInPlay([cards_to_mask(h) for h in (["TH", "2C"], ["AH", "3C"], ["2S", "4C"], ["KH", "5C"])],
+    ...                   leader=3)
+    >>> for c in ["KH", "TH", "AH"]:
+    ...     deal.play(parse_card(c))
+    >>> deal.to_play, mask_to_strs(deal.hands[1]), [card_str(c) for c in deal.trick]
+    (2, ['3C'], ['KH', 'TH', 'AH'])
+    >>> mask_to_strs(deal.legal_mask())   # void in hearts: must trump
+    ['2S']
+    >>> deal.first, deal.play(parse_card("2S")), deal.first   # seat 2 trumps, and leads the second trick
+    (True, None, False)
+    >>> deal.trick, deal.won, deal.leader, deal.to_play, deal.over
+    ([], [0, 0, 1, 0], 2, 2, False)
+    """
+
+    __slots__ = ("first", "hands", "leader", "trick", "won")
+
+    def __init__(
+        self, hands: Sequence[int], leader: int, trick: Sequence[int] = (), won: Sequence[int] = (0, 0, 0, 0),
+        first: bool | None = None,
+    ) -> None:
+        self.hands = list(hands)
+        self.leader = leader
+        self.trick = list(trick)
+        self.won = list(won)
+        self.first = not any(self.won) if first is None else first  # no trick won yet: still the first
+
+    @property
+    def to_play(self) -> int:
+        """The seat whose card comes next."""
+        return (self.leader + len(self.trick)) & 3
+
+    @property
+    def over(self) -> bool:
+        """Whether every card of the deal has been played."""
+        return not self.trick and not self.hands[self.leader]
+
+    def legal_mask(self) -> int:
+        """The cards the seat to play may play (:func:`legal_mask`)."""
+        return legal_mask(self.hands[(self.leader + len(self.trick)) & 3], self.trick, self.first)
+
+    def play(self, card: int) -> None:
+        """The seat to play plays ``card``; the fourth card closes the trick (:meth:`close_trick`)."""
+        trick = self.trick
+        self.hands[(self.leader + len(trick)) & 3] ^= 1 << card
+        trick.append(card)
+        if len(trick) == 4:
+            self.close_trick()
+
+    def close_trick(self) -> None:
+        """The full trick goes to its winner, who leads the next one; the first trick is over."""
+        winner = (self.leader + trick_winner_index(self.trick)) & 3
+        self.won[winner] += 1
+        self.trick.clear()
+        self.leader = winner
+        self.first = False
 
 
 def deal_score(bid: int, won: int) -> int:

@@ -18,12 +18,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..bots.evaluation import estimate_tricks, expected_bid
-from ..bots.inference import BID_SIGMA, bid_likelihood, forbidden_by_play, knowledge
-from ..bots.playout import play_out
+from ..bots.inference import BID_SIGMA, bid_likelihood, knowledge
+from ..bots.playout import play_out, play_out_after
 from ..bots.sampler import sample_hands, sample_worlds
 from ..cards import FULL_DECK, mask_cards
 from ..deal import DEALS_PER_MATCH
-from ..rules import MAX_BID, MIN_BID, deal_score, trick_winner_index
+from ..rules import MAX_BID, MIN_BID, deal_score
 from ..views import PlayerView
 
 #: Worth of the whole match win in the fifth deal, in tenths per unit of win chance: one point of
@@ -139,20 +139,8 @@ def value_cards(view: PlayerView, candidates: Sequence[int], worlds: int, rng: r
     for hands, weight in sampled:
         tally.weight += weight
         for c in candidates:
-            h = hands[:]
-            h[me] ^= 1 << c
-            pub = list(kn.public)
-            pub[me] &= ~forbidden_by_play(view.trick, c, first)
-            trick = [*view.trick, c]
-            won = list(view.tricks_won)
-            leader = view.trick_leader
-            f = first
-            if len(trick) == 4:
-                leader = (leader + trick_winner_index(trick)) & 3
-                won[leader] += 1
-                trick = []
-                f = False
-            tally.add(c, bids, play_out(h, pub, leader, trick, won, bids, f), weight)
+            tally.add(c, bids, play_out_after(me, c, hands, kn.public, view.trick, view.tricks_won, view.trick_leader,
+                                              bids, first), weight)
     return tally.valuation("card", {c: (c,) for c in candidates}, worlds)
 
 

@@ -18,7 +18,8 @@ typedef uint64_t mask;
 #define NON_SPADES (SUIT(1) | SUIT(2) | SUIT(3))
 
 static mask ABOVE[52];
-/* A bid this high or higher marks a greedy trick-taker in kl_card: it always wants the trick (playout.GREEDY_BID). */
+/* A bid this high or higher marks a greedy trick-taker in knowledge_limited_card: it always wants the trick
+ * (playout.GREEDY_BID). */
 #define GREEDY_BID 64
 
 static inline int popcount(mask m) { return __builtin_popcountll(m); }
@@ -70,6 +71,38 @@ static int trick_winner_index(const int *trick, int n) {
     return best;
 }
 
+/* A deal part-way through its play, engine/rules.py's DealInPlay: the hands, the n cards on the table, the seat
+ * that led them, the tricks won and whether the trick is the deal's first.  deal_play is the one trick step of
+ * every loop below, as DealInPlay.play is of the Python ones. */
+typedef struct { mask hands[4]; int trick[4], n, leader, won[4], first; } deal_in_play;
+
+static void deal_start(deal_in_play *d, const mask *hands, int leader, const int *trick, int n, const int *won,
+                       int first) {
+    for (int q = 0; q < 4; q++) { d->hands[q] = hands[q]; d->won[q] = won[q]; }
+    for (int i = 0; i < n; i++) d->trick[i] = trick[i];
+    d->n = n;
+    d->leader = leader;
+    d->first = first;
+}
+
+static inline int deal_to_play(const deal_in_play *d) { return (d->leader + d->n) & 3; }
+static inline int deal_over(const deal_in_play *d) { return d->n == 0 && !d->hands[d->leader]; }
+static inline mask deal_legal(const deal_in_play *d) {
+    return legal_mask(d->hands[deal_to_play(d)], d->trick, d->n, d->first);
+}
+
+/* The seat to play plays card; the fourth card closes the trick: its winner takes it and leads the next. */
+static inline void deal_play(deal_in_play *d, int card) {
+    d->hands[deal_to_play(d)] ^= (mask)1 << card;
+    d->trick[d->n++] = card;
+    if (d->n == 4) {
+        d->leader = (d->leader + trick_winner_index(d->trick, 4)) & 3;
+        d->won[d->leader]++;
+        d->n = 0;
+        d->first = 0;
+    }
+}
+
 static mask forbidden_by_play(const int *trick, int n, int c, int first) {
     if (n == 0) return (first && c < 13) ? NON_SPADES : 0;
     int led = trick[0] / 13, best_led, best_spade;
@@ -99,15 +132,15 @@ static int may_trump(mask pq, mask others, int suit) {
 /* Lexicographic comparison of two-int keys. */
 #define LESS2(a0, a1, b0, b1) ((a0) < (b0) || ((a0) == (b0) && (a1) < (b1)))
 
-static int kl_card(const mask *h, const mask *pub, int seat, int leader, const int *trick, int n,
-                   const int *won, const int *bids, int first) {
-    mask hand = h[seat];
-    mask lg = legal_mask(hand, trick, n, first);
-    if (!(lg & (lg - 1))) return high(lg);
+static int knowledge_limited_card(const mask *hands, const mask *pub, int seat, int leader, const int *trick, int n,
+                                  const int *won, const int *bids, int first) {
+    mask hand = hands[seat];
+    mask legal = legal_mask(hand, trick, n, first);
+    if (!(legal & (legal - 1))) return high(legal);
     int left = popcount(hand);
     mask others = 0;
     for (int q = 0; q < 4; q++)
-        if (q != seat) others |= h[q];
+        if (q != seat) others |= hands[q];
     int need = bids[seat] - won[seat];
     int want = (0 < need && need <= left) || bids[seat] >= GREEDY_BID;
     int needy = 0;
@@ -118,14 +151,14 @@ static int kl_card(const mask *h, const mask *pub, int seat, int leader, const i
     if (n == 0) {
         if (want || needy) {
             mask osp = others & SPADES;
-            mask sp = lg & SPADES;
+            mask sp = legal & SPADES;
             if (sp && !first) {
                 int top = high(sp);
                 if (!osp || !(others & ABOVE[top])) return top;
             }
             int best = -1, bk0 = -1, bk1 = -1;
             for (int s = 1; s < 4; s++) {
-                mask b = lg & SUIT(s);
+                mask b = legal & SUIT(s);
                 if (!b) continue;
                 int top = high(b);
                 if (others & ABOVE[top]) continue;
@@ -140,7 +173,7 @@ static int kl_card(const mask *h, const mask *pub, int seat, int leader, const i
             }
             if (best >= 0) return best;
         }
-        mask side = lg & NON_SPADES;
+        mask side = legal & NON_SPADES;
         if (side) {
             int best = -1, bk0 = 99, bk1 = 99;
             for (int s = 1; s < 4; s++) {
@@ -154,7 +187,7 @@ static int kl_card(const mask *h, const mask *pub, int seat, int leader, const i
             }
             return best;
         }
-        return !(want || needy) ? low(lg) : high(lg);
+        return !(want || needy) ? low(legal) : high(legal);
     }
     int later[3], nl = 0;
     for (int i = 1; i < 4 - n; i++) later[nl++] = (seat + i) & 3;
@@ -171,7 +204,7 @@ static int kl_card(const mask *h, const mask *pub, int seat, int leader, const i
     int led = trick[0] / 13;
     if (want) {
         int best_c = -1, bk0 = 99, bk1 = 99, any_winning = 0;
-        for (mask m = lg; m; m &= m - 1) {
+        for (mask m = legal; m; m &= m - 1) {
             int c = low(m);
             if (!beats(c, best_card)) continue;
             any_winning = 1;
@@ -190,7 +223,7 @@ static int kl_card(const mask *h, const mask *pub, int seat, int leader, const i
         if (any_winning) return best_c;
         /* Discard: keep spades and masters, shorten the shortest side suit (the first minimal key). */
         int best = -1, k[4] = {0, 0, 0, 0};
-        for (mask m = lg; m; m &= m - 1) {
+        for (mask m = legal; m; m &= m - 1) {
             int c = low(m);
             int key[4] = {c < 13 ? 1 : 0, (others & ABOVE[c]) ? 0 : 1, popcount(hand & SUIT(c / 13)), c % 13};
             int less = best < 0;
@@ -202,12 +235,12 @@ static int kl_card(const mask *h, const mask *pub, int seat, int leader, const i
         return best;
     }
     int best = -1;
-    for (mask m = lg; m; m &= m - 1) {  /* the highest-strength card that loses, the first of equals */
+    for (mask m = legal; m; m &= m - 1) {  /* the highest-strength card that loses, the first of equals */
         int c = low(m);
         if (!beats(c, best_card) && (best < 0 || strength(c) > strength(best))) best = c;
     }
     if (best >= 0) return best;
-    for (mask m = lg; m; m &= m - 1) {
+    for (mask m = legal; m; m &= m - 1) {
         int c = low(m);
         if (best < 0 || (nl == 0 ? strength(c) > strength(best) : strength(c) < strength(best))) best = c;
     }
@@ -295,73 +328,79 @@ typedef struct {
 } step;
 
 typedef struct {
-    int me, deal_number, bids[4], pe_bids[4], totals[4], nsteps;
+    int me, deal_number, bids[4], evidence_bids[4], totals[4], nsteps;
     mask allowed[4], played_by[4];
     double sigma, bid_miss, play_miss;
     /* the fitted style of each seat (opponents.py), when has_style: bid shift, bid miss, heuristic and greedy
      * shares of its play (the rest is uniform over its legal cards) */
     int has_style;
-    double shift[4], bmiss[4], ph[4], pg[4];
+    double shift[4], style_bid_miss[4], heuristic_share[4], greedy_share[4];
     step steps[MAX_STEPS];
 } seat_model;
 
+/* The card knowledge_limited_card plays at an earlier step of the deal from hands, with bids. */
+static inline int step_card(const step *st, const mask *hands, int seat, const int *bids) {
+    return knowledge_limited_card(hands, st->pub, seat, st->leader, st->trick, st->n, st->won, bids, st->first);
+}
+
 static double styled_factor(const seat_model *m, int seat, mask hand) {
-    double w = 1.0;
-    int b = m->bids[seat];
-    if (b >= 0) {
+    double weight = 1.0;
+    int bid = m->bids[seat];
+    if (bid >= 0) {
         double est = estimate_tricks(hand | m->played_by[seat]);
-        double diff = b + 0.4 - est * BID_FACTOR - m->shift[seat];
-        w = exp(-diff * diff / (2 * m->sigma * m->sigma)) + 0.02;
-        if (m->bmiss[seat] < 1.0 && bid_for(est, seat, m->totals, m->deal_number) + (int)lround(m->shift[seat]) != b)
-            w *= m->bmiss[seat];
+        double diff = bid + 0.4 - est * BID_FACTOR - m->shift[seat];
+        weight = exp(-diff * diff / (2 * m->sigma * m->sigma)) + 0.02;
+        int shifted_bid = bid_for(est, seat, m->totals, m->deal_number) + (int)lround(m->shift[seat]);
+        if (m->style_bid_miss[seat] < 1.0 && shifted_bid != bid)
+            weight *= m->style_bid_miss[seat];
     }
-    int gb[4];
-    for (int q = 0; q < 4; q++) gb[q] = m->pe_bids[q];
-    gb[seat] = GREEDY_BID;
+    int greedy_bids[4];
+    for (int q = 0; q < 4; q++) greedy_bids[q] = m->evidence_bids[q];
+    greedy_bids[seat] = GREEDY_BID;
     for (int i = 0; i < m->nsteps; i++) {
         const step *st = &m->steps[i];
         if (st->seat != seat) continue;
         mask then = hand | st->since;
-        mask lg = legal_mask(then, st->trick, st->n, st->first);
-        if (!(lg & (lg - 1))) continue;
-        mask h[4] = {0, 0, 0, 0};
-        h[seat] = then;
-        h[(seat + 1) & 3] = st->left & ~then;
-        double lik = (1.0 - m->ph[seat] - m->pg[seat]) / popcount(lg);
-        if (kl_card(h, st->pub, seat, st->leader, st->trick, st->n, st->won, m->pe_bids, st->first) == st->card)
-            lik += m->ph[seat];
-        if (kl_card(h, st->pub, seat, st->leader, st->trick, st->n, st->won, gb, st->first) == st->card)
-            lik += m->pg[seat];
-        w *= lik;
+        mask legal = legal_mask(then, st->trick, st->n, st->first);
+        if (!(legal & (legal - 1))) continue;
+        mask hands[4] = {0, 0, 0, 0};
+        hands[seat] = then;
+        hands[(seat + 1) & 3] = st->left & ~then;
+        double likelihood = (1.0 - m->heuristic_share[seat] - m->greedy_share[seat]) / popcount(legal);
+        if (step_card(st, hands, seat, m->evidence_bids) == st->card)
+            likelihood += m->heuristic_share[seat];
+        if (step_card(st, hands, seat, greedy_bids) == st->card)
+            likelihood += m->greedy_share[seat];
+        weight *= likelihood;
     }
-    return w;
+    return weight;
 }
 
 static double seat_factor_of(const seat_model *m, int seat, mask hand) {
     if (m->has_style) return styled_factor(m, seat, hand);
-    double w = 1.0;
-    int b = m->bids[seat];
-    if (b >= 0) {
+    double weight = 1.0;
+    int bid = m->bids[seat];
+    if (bid >= 0) {
         double est = estimate_tricks(hand | m->played_by[seat]);
-        double diff = b + 0.4 - est * BID_FACTOR;
-        w = exp(-diff * diff / (2 * m->sigma * m->sigma)) + 0.02;
-        if (m->bid_miss < 1.0 && bid_for(est, seat, m->totals, m->deal_number) != b) w *= m->bid_miss;
+        double diff = bid + 0.4 - est * BID_FACTOR;
+        weight = exp(-diff * diff / (2 * m->sigma * m->sigma)) + 0.02;
+        if (m->bid_miss < 1.0 && bid_for(est, seat, m->totals, m->deal_number) != bid) weight *= m->bid_miss;
     }
     if (m->play_miss < 1.0) {
         for (int i = 0; i < m->nsteps; i++) {
             const step *st = &m->steps[i];
             if (st->seat != seat) continue;
             mask then = hand | st->since;
-            mask lg = legal_mask(then, st->trick, st->n, st->first);
-            if (!(lg & (lg - 1))) continue;
-            mask h[4] = {0, 0, 0, 0};
-            h[seat] = then;
-            h[(seat + 1) & 3] = st->left & ~then;
-            if (kl_card(h, st->pub, seat, st->leader, st->trick, st->n, st->won, m->pe_bids, st->first) != st->card)
-                w *= m->play_miss;
+            mask legal = legal_mask(then, st->trick, st->n, st->first);
+            if (!(legal & (legal - 1))) continue;
+            mask hands[4] = {0, 0, 0, 0};
+            hands[seat] = then;
+            hands[(seat + 1) & 3] = st->left & ~then;
+            if (step_card(st, hands, seat, m->evidence_bids) != st->card)
+                weight *= m->play_miss;
         }
     }
-    return w;
+    return weight;
 }
 
 /* A seat's factor depends on its hand alone, and a chain comes back to the same hands again and again (a swap
@@ -446,9 +485,9 @@ static int check_cards(const int *cards, int n) {
 }
 
 /* Hands, readings, the trick (returns its length, or -1 with an exception set), tricks won and bids. */
-static int read_position(PyObject *ho, PyObject *po, PyObject *to, PyObject *wo, PyObject *bo, mask *h, mask *pub,
-                         int *trick, int *won, int *bids) {
-    if (read_masks(ho, h, "hands") < 0 || read_masks(po, pub, "pub") < 0) return -1;
+static int read_position(PyObject *ho, PyObject *po, PyObject *to, PyObject *wo, PyObject *bo, mask *hands,
+                         mask *pub, int *trick, int *won, int *bids) {
+    if (read_masks(ho, hands, "hands") < 0 || read_masks(po, pub, "pub") < 0) return -1;
     int n = read_ints(to, trick, 3, "trick");
     if (n < 0 || check_cards(trick, n) < 0) return -1;
     if (read_ints(wo, won, 4, "won") != 4 || read_ints(bo, bids, 4, "bids") != 4) {
@@ -458,60 +497,52 @@ static int read_position(PyObject *ho, PyObject *po, PyObject *to, PyObject *wo,
     return n;
 }
 
-static PyObject *py_kl_card(PyObject *self, PyObject *args) {
+static PyObject *py_knowledge_limited_card(PyObject *self, PyObject *args) {
     PyObject *ho, *po, *to, *wo, *bo;
     int seat, leader, first, trick[4], won[4], bids[4];
-    mask h[4], pub[4];
+    mask hands[4], pub[4];
     if (!PyArg_ParseTuple(args, "OOiiOOOp", &ho, &po, &seat, &leader, &to, &wo, &bo, &first)) return NULL;
-    int n = read_position(ho, po, to, wo, bo, h, pub, trick, won, bids);
+    int n = read_position(ho, po, to, wo, bo, hands, pub, trick, won, bids);
     if (n < 0) return NULL;
     if (seat < 0 || seat > 3 || leader < 0 || leader > 3) { PyErr_SetString(PyExc_ValueError, "a seat is 0..3"); return NULL; }
-    if (!legal_mask(h[seat], trick, n, first)) { PyErr_SetString(PyExc_ValueError, "no card to play"); return NULL; }
-    return PyLong_FromLong(kl_card(h, pub, seat, leader, trick, n, won, bids, first));
+    if (!legal_mask(hands[seat], trick, n, first)) { PyErr_SetString(PyExc_ValueError, "no card to play"); return NULL; }
+    return PyLong_FromLong(knowledge_limited_card(hands, pub, seat, leader, trick, n, won, bids, first));
 }
 
-/* Finish the deal from (h, p, leader, t[0..n), w), every seat playing kl_card, or with probability noise[q] a
- * uniformly random legal card (noise NULL: never); w becomes the tricks won.  -1 if the hands are of unequal size. */
-static int finish(mask *h, mask *p, int leader, int *t, int n, int *w, const int *bids, int first,
-                  const double *noise, uint64_t seed) {
+/* Finish the deal, every seat playing knowledge_limited_card, or with probability noise[q] a uniformly random
+ * legal card (noise NULL: never), pub narrowed by each card's reading; d->won becomes the tricks won.  -1 if the
+ * hands are of unequal size. */
+static int finish(deal_in_play *d, mask *pub, const int *bids, const double *noise, uint64_t seed) {
     splitmix rng = {seed};
-    int seat = (leader + n) & 3;
-    for (int guard = 0; guard < 52; guard++) {
-        if (n == 0 && !h[seat]) return 0;
-        mask lg = legal_mask(h[seat], t, n, first);
-        if (!lg) return -1;
+    for (int guard = 0; guard < 52 && !deal_over(d); guard++) {
+        int seat = deal_to_play(d);
+        mask legal = deal_legal(d);
+        if (!legal) return -1;
         int c;
-        if (noise && noise[seat] > 0 && sm_uniform(&rng) < noise[seat]) c = nth_card(lg, sm_below(&rng, popcount(lg)));
-        else c = kl_card(h, p, seat, leader, t, n, w, bids, first);
-        p[seat] &= ~forbidden_by_play(t, n, c, first);
-        h[seat] ^= (mask)1 << c;
-        t[n++] = c;
-        if (n == 4) {
-            int winner = (leader + trick_winner_index(t, 4)) & 3;
-            w[winner]++;
-            leader = seat = winner;
-            n = 0;
-            first = 0;
-        } else {
-            seat = (seat + 1) & 3;
-        }
+        if (noise && noise[seat] > 0 && sm_uniform(&rng) < noise[seat])
+            c = nth_card(legal, sm_below(&rng, popcount(legal)));
+        else c = knowledge_limited_card(d->hands, pub, seat, d->leader, d->trick, d->n, d->won, bids, d->first);
+        pub[seat] &= ~forbidden_by_play(d->trick, d->n, c, d->first);
+        deal_play(d, c);
     }
     return 0;
 }
 
 static PyObject *py_play_out(PyObject *self, PyObject *args) {
     PyObject *ho, *po, *to, *wo, *bo;
-    int leader, first, t[4], w[4], bids[4];
-    mask h[4], p[4];
+    int leader, first, trick[4], won[4], bids[4];
+    mask hands[4], pub[4];
     if (!PyArg_ParseTuple(args, "OOiOOOp", &ho, &po, &leader, &to, &wo, &bo, &first)) return NULL;
-    int n = read_position(ho, po, to, wo, bo, h, p, t, w, bids);
+    int n = read_position(ho, po, to, wo, bo, hands, pub, trick, won, bids);
     if (n < 0) return NULL;
     if (leader < 0 || leader > 3) { PyErr_SetString(PyExc_ValueError, "a seat is 0..3"); return NULL; }
-    if (finish(h, p, leader, t, n, w, bids, first, NULL, 0) < 0) {
+    deal_in_play d;
+    deal_start(&d, hands, leader, trick, n, won, first);
+    if (finish(&d, pub, bids, NULL, 0) < 0) {
         PyErr_SetString(PyExc_ValueError, "hands of unequal size");
         return NULL;
     }
-    return Py_BuildValue("[iiii]", w[0], w[1], w[2], w[3]);
+    return Py_BuildValue("[iiii]", d.won[0], d.won[1], d.won[2], d.won[3]);
 }
 
 static int read_ints4(PyObject *seq, int *out, const char *what) {
@@ -537,9 +568,9 @@ static PyObject *py_refine(PyObject *self, PyObject *args) {
         if (PySequence_Fast_GET_SIZE(sf) != 16) { Py_DECREF(sf); PyErr_SetString(PyExc_ValueError, "style: 16 numbers"); return NULL; }
         for (int q = 0; q < 4; q++) {
             m.shift[q] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(sf, 4 * q));
-            m.bmiss[q] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(sf, 4 * q + 1));
-            m.ph[q] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(sf, 4 * q + 2));
-            m.pg[q] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(sf, 4 * q + 3));
+            m.style_bid_miss[q] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(sf, 4 * q + 1));
+            m.heuristic_share[q] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(sf, 4 * q + 2));
+            m.greedy_share[q] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(sf, 4 * q + 3));
         }
         Py_DECREF(sf);
         if (PyErr_Occurred()) return NULL;
@@ -548,7 +579,7 @@ static PyObject *py_refine(PyObject *self, PyObject *args) {
     if (read_ints4(bo, m.bids, "bids") < 0 || read_ints4(to, m.totals, "totals") < 0) return NULL;
     for (int q = 0; q < 4; q++) {
         if (m.bids[q] > 13) { PyErr_SetString(PyExc_ValueError, "a bid is 1..13 (or -1 for none)"); return NULL; }
-        m.pe_bids[q] = m.bids[q] < 0 ? 0 : m.bids[q];
+        m.evidence_bids[q] = m.bids[q] < 0 ? 0 : m.bids[q];
     }
     if (m.sigma <= 0) { PyErr_SetString(PyExc_ValueError, "sigma must be positive"); return NULL; }
     PyObject *meta = PySequence_Fast(mo, "meta");
@@ -599,15 +630,15 @@ static PyObject *py_refine(PyObject *self, PyObject *args) {
     if (!memo) { Py_DECREF(worlds); Py_DECREF(out); return PyErr_NoMemory(); }
     splitmix rng = {seed};
     for (Py_ssize_t wi = 0; wi < nw; wi++) {
-        mask h[4];
-        if (read_masks(PySequence_Fast_GET_ITEM(worlds, wi), h, "a world") < 0) {
+        mask hands[4];
+        if (read_masks(PySequence_Fast_GET_ITEM(worlds, wi), hands, "a world") < 0) {
             Py_DECREF(worlds); Py_DECREF(out); PyMem_Free(memo); return NULL;
         }
         double f[4] = {0, 0, 0, 0};
-        for (int i = 0; i < 3; i++) f[others[i]] = seat_factor(&m, memo, others[i], h[others[i]]);
+        for (int i = 0; i < 3; i++) f[others[i]] = seat_factor(&m, memo, others[i], hands[others[i]]);
         for (int it = 0; it < nprop; it++) {
             int p = sm_below(&rng, 3), a = pairs[p][0], b = pairs[p][1];
-            mask ha = h[a], hb = h[b];
+            mask ha = hands[a], hb = hands[b];
             int i = ha ? sm_below(&rng, popcount(ha)) : 0;
             int j = hb ? sm_below(&rng, popcount(hb)) : 0;
             double u = sm_uniform(&rng);
@@ -617,10 +648,10 @@ static PyObject *py_refine(PyObject *self, PyObject *args) {
             mask swap = ((mask)1 << x) ^ ((mask)1 << y);
             mask na = ha ^ swap, nb = hb ^ swap;
             double fa = seat_factor(&m, memo, a, na), fb = seat_factor(&m, memo, b, nb);
-            if (u * (f[a] * f[b]) < fa * fb) { h[a] = na; h[b] = nb; f[a] = fa; f[b] = fb; }
+            if (u * (f[a] * f[b]) < fa * fb) { hands[a] = na; hands[b] = nb; f[a] = fa; f[b] = fb; }
         }
-        PyObject *world = Py_BuildValue("[KKKK]", (unsigned long long)h[0], (unsigned long long)h[1],
-                                        (unsigned long long)h[2], (unsigned long long)h[3]);
+        PyObject *world = Py_BuildValue("[KKKK]", (unsigned long long)hands[0], (unsigned long long)hands[1],
+                                        (unsigned long long)hands[2], (unsigned long long)hands[3]);
         if (!world) { Py_DECREF(worlds); Py_DECREF(out); PyMem_Free(memo); return NULL; }
         PyList_SET_ITEM(out, wi, world);
     }
@@ -679,20 +710,18 @@ static PyObject *py_ismcts(PyObject *self, PyObject *args) {
     nodes[0] = (is_node){-1, -1, -1, -1, 0, 0, 0.0};
     int path[64];
     for (int it = 0; it < iterations; it++) {
-        mask h[4];
-        int t[4], w[4], n = n0, lead = leader0, f = first0;
-        for (int q = 0; q < 4; q++) { h[q] = worlds[4 * (it % nw) + q]; w[q] = won0[q]; }
-        for (int i = 0; i < n0; i++) t[i] = trick0[i];
-        int seat = (lead + n) & 3, node = 0, np = 0, in_tree = 1, bad = 0;
-        for (;;) {
-            if (n == 0 && !h[seat]) break;
-            mask lg = legal_mask(h[seat], t, n, f);
-            if (!lg) { bad = 1; break; }
+        deal_in_play d;
+        deal_start(&d, worlds + 4 * (it % nw), leader0, trick0, n0, won0, first0);
+        int node = 0, np = 0, in_tree = 1, bad = 0;
+        while (!deal_over(&d)) {
+            int seat = deal_to_play(&d);
+            mask legal = deal_legal(&d);
+            if (!legal) { bad = 1; break; }
             int c;
             if (in_tree) {
-                mask untried = lg;
+                mask untried = legal;
                 for (int ch = nodes[node].child; ch >= 0; ch = nodes[ch].sibling)
-                    if (lg >> nodes[ch].card & 1) { untried &= ~((mask)1 << nodes[ch].card); nodes[ch].avail++; }
+                    if (legal >> nodes[ch].card & 1) { untried &= ~((mask)1 << nodes[ch].card); nodes[ch].avail++; }
                 if (untried) {
                     c = nth_card(untried, sm_below(&rng, popcount(untried)));
                     int nn = count++;
@@ -704,7 +733,7 @@ static PyObject *py_ismcts(PyObject *self, PyObject *args) {
                     int best = -1;
                     double best_v = -INFINITY;
                     for (int ch = nodes[node].child; ch >= 0; ch = nodes[ch].sibling) {
-                        if (!(lg >> nodes[ch].card & 1)) continue;
+                        if (!(legal >> nodes[ch].card & 1)) continue;
                         double v = nodes[ch].reward / nodes[ch].visits
                                    + expl * sqrt(log((double)nodes[ch].avail) / nodes[ch].visits);
                         if (v > best_v) { best = ch; best_v = v; }
@@ -714,22 +743,12 @@ static PyObject *py_ismcts(PyObject *self, PyObject *args) {
                     c = nodes[node].card;
                 }
             } else {
-                c = nth_card(lg, sm_below(&rng, popcount(lg)));
+                c = nth_card(legal, sm_below(&rng, popcount(legal)));
             }
-            h[seat] ^= (mask)1 << c;
-            t[n++] = c;
-            if (n == 4) {
-                lead = (lead + trick_winner_index(t, 4)) & 3;
-                w[lead]++;
-                seat = lead;
-                n = 0;
-                f = 0;
-            } else {
-                seat = (seat + 1) & 3;
-            }
+            deal_play(&d, c);
         }
         if (bad) { PyMem_Free(worlds); PyMem_Free(nodes); PyErr_SetString(PyExc_ValueError, "hands of unequal size"); return NULL; }
-        for (int i = 0; i < np; i++) { nodes[path[i]].visits++; nodes[path[i]].reward += w[nodes[path[i]].seat] / 13.0; }
+        for (int i = 0; i < np; i++) { nodes[path[i]].visits++; nodes[path[i]].reward += d.won[nodes[path[i]].seat] / 13.0; }
     }
     PyObject *out = PyList_New(0);
     for (int ch = nodes[0].child; out && ch >= 0; ch = nodes[ch].sibling) {
@@ -747,12 +766,12 @@ static PyObject *py_ismcts(PyObject *self, PyObject *args) {
  * plays a uniformly random legal card with probability noise[q] (playout.py's py_play_out_mixed, draw for draw). */
 static PyObject *py_play_out_mixed(PyObject *self, PyObject *args) {
     PyObject *ho, *po, *to, *wo, *bo, *no;
-    int leader, first, t[4], w[4], bids[4];
+    int leader, first, trick[4], won[4], bids[4];
     unsigned long long seed;
-    mask h[4], p[4];
+    mask hands[4], pub[4];
     double noise[4];
     if (!PyArg_ParseTuple(args, "OOiOOOpOK", &ho, &po, &leader, &to, &wo, &bo, &first, &no, &seed)) return NULL;
-    int n = read_position(ho, po, to, wo, bo, h, p, t, w, bids);
+    int n = read_position(ho, po, to, wo, bo, hands, pub, trick, won, bids);
     if (n < 0) return NULL;
     if (leader < 0 || leader > 3) { PyErr_SetString(PyExc_ValueError, "a seat is 0..3"); return NULL; }
     PyObject *nf = PySequence_Fast(no, "noise");
@@ -761,11 +780,13 @@ static PyObject *py_play_out_mixed(PyObject *self, PyObject *args) {
     for (int q = 0; q < 4; q++) noise[q] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(nf, q));
     Py_DECREF(nf);
     if (PyErr_Occurred()) return NULL;
-    if (finish(h, p, leader, t, n, w, bids, first, noise, seed) < 0) {
+    deal_in_play d;
+    deal_start(&d, hands, leader, trick, n, won, first);
+    if (finish(&d, pub, bids, noise, seed) < 0) {
         PyErr_SetString(PyExc_ValueError, "hands of unequal size");
         return NULL;
     }
-    return Py_BuildValue("[iiii]", w[0], w[1], w[2], w[3]);
+    return Py_BuildValue("[iiii]", d.won[0], d.won[1], d.won[2], d.won[3]);
 }
 
 /* search(worlds, weights, pub, leader, trick, won, first, legal, me, bids, totals, deal_number, depth,
@@ -877,57 +898,51 @@ static int s_choose(const s_search *s, const s_node *nd, const int *reps, int k,
 static double s_simulate(s_search *s, const mask *hands, const mask *pub, int leader, const int *trick, int n,
                          const int *won, int first, int root, const int *pbids, const double *noise, uint64_t seed) {
     int me = s->me;
-    mask h[4], p[4];
-    int t[4], w[4], path_node[14], path_rep[14], np = 0, mine[14], mlen = 1, decisions = 0;
-    for (int q = 0; q < 4; q++) { h[q] = hands[q]; p[q] = pub[q]; w[q] = won[q]; }
-    for (int i = 0; i < n; i++) t[i] = trick[i];
+    deal_in_play d;
+    deal_start(&d, hands, leader, trick, n, won, first);
+    mask public[4];
+    for (int q = 0; q < 4; q++) public[q] = pub[q];
+    int path_node[14], path_rep[14], np = 0, mine[14], mlen = 1, decisions = 0;
     splitmix rng = {seed};
-    const int *pb = noise ? pbids : s->bids;
+    const int *policy_bids = noise ? pbids : s->bids;
     mine[0] = root;
     int seat = me, c = root;
     for (int guard = 0; guard < 60; guard++) {
-        p[seat] &= ~forbidden_by_play(t, n, c, first);
-        h[seat] ^= (mask)1 << c;
-        t[n++] = c;
-        if (n == 4) {
-            leader = (leader + trick_winner_index(t, 4)) & 3;
-            w[leader]++;
-            seat = leader;
-            n = 0;
-            first = 0;
-        } else {
-            seat = (seat + 1) & 3;
-        }
-        if (n == 0 && !h[seat]) break;
-        mask lg = legal_mask(h[seat], t, n, first);
-        if (!lg) return NAN;
+        public[seat] &= ~forbidden_by_play(d.trick, d.n, c, d.first);
+        deal_play(&d, c);
+        if (deal_over(&d)) break;
+        seat = deal_to_play(&d);
+        mask legal = deal_legal(&d);
+        if (!legal) return NAN;
         if (seat != me) {
-            if (noise && noise[seat] > 0 && sm_uniform(&rng) < noise[seat]) c = nth_card(lg, sm_below(&rng, popcount(lg)));
-            else c = kl_card(h, p, seat, leader, t, n, w, pb, first);
+            if (noise && noise[seat] > 0 && sm_uniform(&rng) < noise[seat])
+                c = nth_card(legal, sm_below(&rng, popcount(legal)));
+            else c = knowledge_limited_card(d.hands, public, seat, d.leader, d.trick, d.n, d.won, policy_bids, d.first);
             continue;
         }
         if (decisions >= s->depth) {
-            if (finish(h, p, leader, t, n, w, pb, first, noise, noise ? sm_next(&rng) : 0) < 0) return NAN;
+            if (finish(&d, public, policy_bids, noise, noise ? sm_next(&rng) : 0) < 0) return NAN;
             break;
         }
         decisions++;
-        if (!(lg & (lg - 1))) { c = low(lg); continue; }
+        if (!(legal & (legal - 1))) { c = low(legal); continue; }
         uint8_t key[NODE_KEY] = {0};
         key[0] = (uint8_t)mlen;
         for (int i = 0; i < mlen; i++) key[1 + i] = (uint8_t)mine[i];
-        key[15] = (uint8_t)n;
-        for (int i = 0; i < n; i++) key[16 + i] = (uint8_t)t[i];
-        for (int q = 0; q < 4; q++) key[19 + q] = (uint8_t)w[q];
+        key[15] = (uint8_t)d.n;
+        for (int i = 0; i < d.n; i++) key[16 + i] = (uint8_t)d.trick[i];
+        for (int q = 0; q < 4; q++) key[19 + q] = (uint8_t)d.won[q];
         int at = s_node_at(s, key);
         if (at < 0) return NAN;
         int reps[13], rep;
-        int k = distinct(lg, (h[0] | h[1] | h[2] | h[3]) & ~h[me], reps);
-        c = s_choose(s, &s->nodes[at], reps, k, kl_card(h, p, me, leader, t, n, w, s->bids, first), &rep);
+        int k = distinct(legal, (d.hands[0] | d.hands[1] | d.hands[2] | d.hands[3]) & ~d.hands[me], reps);
+        c = s_choose(s, &s->nodes[at], reps, k,
+                     knowledge_limited_card(d.hands, public, me, d.leader, d.trick, d.n, d.won, s->bids, d.first), &rep);
         path_node[np] = at;
         path_rep[np++] = rep;
         mine[mlen++] = c;
     }
-    double reward = s_utility(s, w);
+    double reward = s_utility(s, d.won);
     for (int i = 0; i < np; i++) {
         s_node *nd = &s->nodes[path_node[i]];
         nd->visits++;
@@ -1061,7 +1076,8 @@ done:
 }
 
 static PyMethodDef methods[] = {
-    {"kl_card", py_kl_card, METH_VARARGS, "kl_card(h, pub, seat, leader, trick, won, bids, first) -> card"},
+    {"knowledge_limited_card", py_knowledge_limited_card, METH_VARARGS,
+     "knowledge_limited_card(hands, pub, seat, leader, trick, won, bids, first) -> card"},
     {"play_out", py_play_out, METH_VARARGS, "play_out(hands, pub, leader, trick, won, bids, first) -> tricks won"},
     {"refine", py_refine, METH_VARARGS,
      "refine(worlds, allowed, played_by, bids, totals, meta, sigma, bid_miss, play_miss, steps, seed, style=None) -> worlds"},

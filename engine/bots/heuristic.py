@@ -107,62 +107,62 @@ def takes_trick(trick: Sequence[int], card: int) -> bool:
 
 
 def choose_card(view: PlayerView, kn: Knowledge | None = None) -> int:
-    t = Table(view, kn)
+    table = Table(view, kn)
     legal = mask_cards(view.legal_cards)
     if len(legal) == 1:
         return legal[0]
-    my_need = t.need[t.me]
-    want = 0 < my_need <= t.remaining
-    if not t.plays:
-        return _lead(t, legal, want or bool(t.needy))
-    trick = [c for _, c in t.plays]
+    my_need = table.need[table.me]
+    want = 0 < my_need <= table.remaining
+    if not table.plays:
+        return _lead(table, legal, want or bool(table.needy))
+    trick = [c for _, c in table.plays]
     if want:
-        return _try_win(t, legal, trick)
-    if t.needy:
-        current = t.plays[trick_winner_index(trick)][0]
-        if current in t.needy or any(q in t.needy for q in t.later):
-            return _try_win(t, legal, trick)
-    return _lose(t, legal, trick)
+        return _try_win(table, legal, trick)
+    if table.needy:
+        current = table.plays[trick_winner_index(trick)][0]
+        if current in table.needy or any(q in table.needy for q in table.later):
+            return _try_win(table, legal, trick)
+    return _lose(table, legal, trick)
 
 
-def _try_win(t: Table, legal: list[int], trick: list[int]) -> int:
+def _try_win(table: Table, legal: list[int], trick: list[int]) -> int:
     winning = [c for c in legal if takes_trick(trick, c)]
     if not winning:
-        return _discard(t, legal)
-    sure = [c for c in winning if t.beaters(c, trick) == 0]
+        return _discard(table, legal)
+    sure = [c for c in winning if table.beaters(c, trick) == 0]
     if sure:
         return min(sure, key=strength)
     # No sure winner: take the best chance, cheapest among equals.
-    return min(winning, key=lambda c: (t.beaters(c, trick), -strength(c) if c >= 13 else strength(c)))
+    return min(winning, key=lambda c: (table.beaters(c, trick), -strength(c) if c >= 13 else strength(c)))
 
 
-def _discard(t: Table, legal: list[int]) -> int:
+def _discard(table: Table, legal: list[int]) -> int:
     """A card that cannot win: keep spades and masters, shorten short side suits."""
-    hand = t.hand
+    hand = table.hand
 
     def key(c: int) -> tuple[int, int, int, int]:
         suit = c // 13
-        master = not (t.unseen & ABOVE[c])
+        master = not (table.unseen & ABOVE[c])
         return (1 if c < 13 else 0, 1 if master else 0, (hand & SUIT_MASKS[suit]).bit_count(), c % 13)
 
     return min(legal, key=key)
 
 
-def _lose(t: Table, legal: list[int], trick: list[int]) -> int:
+def _lose(table: Table, legal: list[int], trick: list[int]) -> int:
     losing = [c for c in legal if not takes_trick(trick, c)]
     if losing:
         # Shed the most dangerous card that surely loses (someone already beats it).
         return max(losing, key=strength)
-    if not t.later:
+    if not table.later:
         return max(legal, key=strength)  # the trick is ours anyway: spend the biggest card
     return min(legal, key=strength)  # the lowest winner is the likeliest to be overtaken
 
 
-def _lead(t: Table, legal: list[int], want: bool) -> int:
-    hand = t.hand
-    unseen = t.unseen
+def _lead(table: Table, legal: list[int], want: bool) -> int:
+    hand = table.hand
+    unseen = table.unseen
     opp_spades = unseen & SPADES_MASK
-    first = t.view.first_trick
+    first = table.view.first_trick
     if want:
         my_spades = [c for c in legal if c < 13]
         if my_spades and not first:
@@ -177,7 +177,7 @@ def _lead(t: Table, legal: list[int], want: bool) -> int:
             if c < 13 or unseen & ABOVE[c]:
                 continue
             suit = c // 13
-            if not opp_spades or not any(t.may_trump(q, suit) for q in range(4) if q != t.me):
+            if not opp_spades or not any(table.may_trump(q, suit) for q in range(4) if q != table.me):
                 masters.append(c)
         if masters:
             return max(masters, key=lambda c: ((unseen & SUIT_MASKS[c // 13]).bit_count(), c % 13))

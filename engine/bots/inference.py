@@ -23,11 +23,11 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..cards import ABOVE, FULL_DECK, SPADES_MASK, SUIT_MASKS
+from ..cards import FULL_DECK, SUIT_MASKS
+from ..rules import legal_mask
 from ..views import PlayerView
 from .evaluation import estimate_tricks, expected_bid
 
-NON_SPADES = FULL_DECK & ~SPADES_MASK
 #: Spread, in tricks, of a bid around a careful bidder's count (soft evidence, see bid_likelihood).
 BID_SIGMA = 1.0
 
@@ -53,39 +53,28 @@ class Knowledge:
     public: tuple[int, int, int, int]
 
 
-def forbidden_by_play(trick: Sequence[int], c: int, first_trick: bool) -> int:
-    """The cards a seat is proven not to hold by playing ``c`` on ``trick`` (the cards before it).
+def forbidden_by_play(trick: Sequence[int], card: int, first_trick: bool) -> int:
+    """The cards a seat is proven not to hold by playing ``card`` on ``trick`` (the cards before it).
 
-    Exactly the cards whose presence in the hand would have made ``c`` illegal (tested against
-    :func:`engine.rules.legal_mask`); written out rule by rule because the play-outs call it for
-    every card they play.
+    Exactly the cards whose presence in the hand would have made ``card`` illegal, read off
+    :func:`engine.rules.legal_mask` on the widest hand that may have played it: every card, or, off the led suit,
+    every card but the led suit's (so a void shows).  What that hand would have had to play instead, when
+    ``card`` is not among it, the seat cannot hold.  tests/engine/bots/test_trick_primitive.py checks it against
+    the readings written out rule by rule (the module's list) on every trick of up to two cards.
+
+    >>> from engine.cards import mask_to_strs, parse_card
+    >>> mask_to_strs(forbidden_by_play([parse_card("TH")], parse_card("3H"), False))   # nothing above the 10♥
+    ['JH', 'QH', 'KH', 'AH']
+    >>> len(mask_to_strs(forbidden_by_play([parse_card("TH")], parse_card("2C"), False)))   # no ♥, no ♠
+    26
     """
-    if not trick:
-        # A spade may lead the first trick only from a hand of nothing but spades.
-        return NON_SPADES if first_trick and c < 13 else 0
-    led = trick[0] // 13
-    best_led = -1
-    best_spade = -1
-    for x in trick:
-        if x < 13:
-            if x > best_spade:
-                best_spade = x
-        elif x // 13 == led and x > best_led:
-            best_led = x
-    if c // 13 != led:
-        no = SUIT_MASKS[led]  # void in the led suit
-        if led:
-            if best_spade < 0:
-                if c >= 13:
-                    no |= SPADES_MASK  # an untrumped trick: any spade would have been forced
-            elif c >= 13 or c < best_spade:
-                no |= ABOVE[best_spade]  # could not over-trump
-        return no
-    if led == 0:
-        return ABOVE[best_spade] if c < best_spade else 0  # spade led: must beat the highest spade when able
-    if best_spade < 0 and c < best_led:
-        return ABOVE[best_led]  # untrumped: must beat the highest card of the led suit when able
-    return 0
+    if trick:
+        led = SUIT_MASKS[trick[0] // 13]
+        if not led >> card & 1:
+            demanded = legal_mask(FULL_DECK & ~led, trick, first_trick)
+            return led if demanded >> card & 1 else led | demanded
+    demanded = legal_mask(FULL_DECK, trick, first_trick)
+    return 0 if demanded >> card & 1 else demanded
 
 
 def forbidden_from_plays(plays: Sequence[tuple[int, int]], first_trick: bool) -> dict[int, int]:

@@ -32,12 +32,12 @@ from collections.abc import Sequence
 
 from ..cards import card_str, mask_cards
 from ..match import Action, Bid, Play
-from ..rules import legal_mask, trick_winner_index
+from ..rules import DealInPlay
 from ..views import PlayerView
 from .evaluation import estimate_tricks
 from .heuristic import strength
 from .inference import knowledge
-from .playout import KERNEL_MODULE, SplitMix64
+from .playout import KERNEL_MODULE, SplitMix64, nth_card
 from .registry import register
 from .sampler import Infeasible, sample_hands
 
@@ -57,12 +57,6 @@ def sure_tricks_bid(hand: int) -> int:
     return max(1, min(13, int(estimate_tricks(hand) + 0.5)))
 
 
-def _nth(m: int, i: int) -> int:
-    for _ in range(i):
-        m &= m - 1
-    return (m & -m).bit_length() - 1
-
-
 def py_ismcts(
     worlds: Sequence[Sequence[int]], leader: int, trick: Sequence[int], won: Sequence[int], first: bool,
     iterations: int, exploration: float, seed: int,
@@ -70,41 +64,34 @@ def py_ismcts(
     """The root's children as ``(card, visits)`` after ``iterations`` iterations, the ``i``-th in
     ``worlds[i % len(worlds)]`` (all four hands; the observer's is the same in each)."""
     rng = SplitMix64(seed)
-    # node arrays: card, seat that played it, first child, next sibling, visits, availability, reward sum
-    card = [-1]
+    # node arrays: the card, the seat that played it, first child, next sibling, visits, availability, reward sum
+    node_card = [-1]
     seat_of = [-1]
     child = [-1]
     sibling = [-1]
     visits = [0]
     avail = [0]
     reward = [0.0]
-    nw = len(worlds)
-    for it in range(iterations):
-        h = list(worlds[it % nw])
-        t = list(trick)
-        w = list(won)
-        lead = leader
-        f = first
-        seat = (lead + len(t)) & 3
+    for iteration in range(iterations):
+        deal = DealInPlay(worlds[iteration % len(worlds)], leader, trick, won, first)
         node = 0
         path: list[int] = []
         in_tree = True
-        while True:
-            if not t and not h[seat]:
-                break
-            lg = legal_mask(h[seat], t, f)
+        while not deal.over:
+            seat = deal.to_play
+            legal = deal.legal_mask()
             if in_tree:
-                untried = lg
-                ch = child[node]
-                while ch >= 0:
-                    if lg >> card[ch] & 1:
-                        untried &= ~(1 << card[ch])
-                        avail[ch] += 1
-                    ch = sibling[ch]
+                untried = legal
+                branch = child[node]
+                while branch >= 0:
+                    if legal >> node_card[branch] & 1:
+                        untried &= ~(1 << node_card[branch])
+                        avail[branch] += 1
+                    branch = sibling[branch]
                 if untried:
-                    c = _nth(untried, rng.below(untried.bit_count()))
-                    new = len(card)
-                    card.append(c)
+                    played = nth_card(untried, rng.below(untried.bit_count()))
+                    new = len(node_card)
+                    node_card.append(played)
                     seat_of.append(seat)
                     child.append(-1)
                     sibling.append(child[node])
@@ -115,37 +102,30 @@ def py_ismcts(
                     path.append(new)
                     in_tree = False
                 else:
-                    best, best_v = -1, -math.inf
-                    ch = child[node]
-                    while ch >= 0:
-                        if lg >> card[ch] & 1:
-                            v = reward[ch] / visits[ch] + exploration * math.sqrt(math.log(avail[ch]) / visits[ch])
-                            if v > best_v:
-                                best, best_v = ch, v
-                        ch = sibling[ch]
+                    best, best_value = -1, -math.inf
+                    branch = child[node]
+                    while branch >= 0:
+                        if legal >> node_card[branch] & 1:
+                            value = reward[branch] / visits[branch] + exploration * math.sqrt(
+                                math.log(avail[branch]) / visits[branch]
+                            )
+                            if value > best_value:
+                                best, best_value = branch, value
+                        branch = sibling[branch]
                     node = best
                     path.append(node)
-                    c = card[node]
+                    played = node_card[node]
             else:
-                c = _nth(lg, rng.below(lg.bit_count()))
-            h[seat] ^= 1 << c
-            t.append(c)
-            if len(t) == 4:
-                lead = (lead + trick_winner_index(t)) & 3
-                w[lead] += 1
-                seat = lead
-                t = []
-                f = False
-            else:
-                seat = (seat + 1) & 3
-        for x in path:
-            visits[x] += 1
-            reward[x] += w[seat_of[x]] / 13.0
+                played = nth_card(legal, rng.below(legal.bit_count()))
+            deal.play(played)
+        for step in path:
+            visits[step] += 1
+            reward[step] += deal.won[seat_of[step]] / 13.0
     out: list[tuple[int, int]] = []
-    ch = child[0]
-    while ch >= 0:
-        out.append((card[ch], visits[ch]))
-        ch = sibling[ch]
+    branch = child[0]
+    while branch >= 0:
+        out.append((node_card[branch], visits[branch]))
+        branch = sibling[branch]
     return sorted(out)
 
 

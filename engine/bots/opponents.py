@@ -5,9 +5,9 @@ otherwise (aggressive trick-takers that overtake whenever they can, and bid by o
 wrong twice: the worlds explain the cards by the wrong policy, and the play-outs play the others wrongly.  A
 :class:`Style` per seat says how that seat has been playing:
 
-* **cards**: a mixture of the heuristic's card (:func:`.playout.kl_card` at the seat's real bid), a greedy
-  trick-taker's card (the same policy always wanting the trick, :data:`.playout.GREEDY_BID`) and a uniform
-  choice of its legal cards, with shares fitted by EM on its non-forced plays;
+* **cards**: a mixture of the heuristic's card (:func:`.playout.knowledge_limited_card` at the seat's real
+  bid), a greedy trick-taker's card (the same policy always wanting the trick, :data:`.playout.GREEDY_BID`) and a
+  uniform choice of its legal cards, with shares fitted by EM on its non-forced plays;
 * **bids**: the mean shift of its bids from the heuristic's bid on the same hand, and how often the shifted
   heuristic bid is its bid (turned into the ``bid miss`` factor of the belief).
 
@@ -26,12 +26,12 @@ from functools import lru_cache
 
 from ..cards import FULL_DECK
 from ..match import DealRecord
-from ..rules import legal_mask, trick_winner_index
+from ..rules import DealInPlay
 from ..views import PlayerView
 from .evaluation import estimate_tricks
 from .heuristic import bid_for
 from .inference import forbidden_by_play
-from .playout import GREEDY_BID, kl_card
+from .playout import GREEDY_BID, knowledge_limited_card
 
 #: The prior: pseudo-observations of plays (heuristic, greedy, uniform) a seat starts with.
 PRIOR_PLAYS = (7.4, 0.2, 0.4)
@@ -82,22 +82,19 @@ def observe_deal(deal: DealRecord, totals_before: Sequence[int], seats: Sequence
         out[s].bid_diffs.append(deal.bids[s] - bid_for(est, s, totals_before, deal.number))
     bids = list(deal.bids)
     pub = [FULL_DECK] * 4
-    won = [0, 0, 0, 0]
-    for i, t in enumerate(deal.tricks):
-        first = i == 0
-        trick: list[int] = []
-        for seat, c in t.plays():
-            lg = legal_mask(hands[seat], trick, first)
-            if seat in out and lg & (lg - 1):
+    replay = DealInPlay(hands, (deal.dealer + 1) % 4, first=True)  # the dealer's right leads the first trick
+    for recorded in deal.tricks:
+        for seat, c in recorded.plays():
+            legal = replay.legal_mask()
+            if seat in out and legal & (legal - 1):
                 greedy = list(bids)
                 greedy[seat] = GREEDY_BID
-                kh = kl_card(hands, pub, seat, t.leader, trick, won, bids, first)
-                kg = kl_card(hands, pub, seat, t.leader, trick, won, greedy, first)
-                out[seat].plays.append((lg.bit_count(), kh == c, kg == c))
-            pub[seat] &= ~forbidden_by_play(trick, c, first)
-            hands[seat] &= ~(1 << c)
-            trick.append(c)
-        won[(t.leader + trick_winner_index(trick)) & 3] += 1
+                position = (replay.hands, pub, seat, replay.leader, replay.trick, replay.won)
+                heuristic_card = knowledge_limited_card(*position, bids, replay.first)
+                greedy_card = knowledge_limited_card(*position, greedy, replay.first)
+                out[seat].plays.append((legal.bit_count(), heuristic_card == c, greedy_card == c))
+            pub[seat] &= ~forbidden_by_play(replay.trick, c, replay.first)
+            replay.play(c)
 
 
 def fit_style(obs: Observations) -> Style:

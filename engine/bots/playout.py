@@ -1,6 +1,6 @@
 """Play out the rest of a sampled deal, fast, on masks: the ``strong`` bot's simulations.
 
-Every seat plays the heuristic's plan reduced to bit operations (:func:`kl_card`): a seat that
+Every seat plays the heuristic's plan reduced to bit operations (:func:`knowledge_limited_card`): a seat that
 still needs tricks cashes masters and wins as cheaply as no later seat can beat, one whose bid is
 made throws its highest losing card unless an opponent who still needs tricks would take the
 trick.  "No later seat can beat" is judged from what the seat could know: its own hand, the cards
@@ -8,9 +8,10 @@ played and the public readings of forced plays.  :func:`play_out` finishes a dea
 deterministic, so a playout is a function of the sampled hands alone.  :func:`utility` says what
 the finished deal is worth to the bot.
 
-Both are written here in Python (``py_play_out``, ``py_kl_card``) and, card for card the same, in C
-(``_kernel.c``, built at install when a compiler is there; about 40 times faster, bench/playout_speed.py).
-``play_out`` and ``kl_card`` are the C ones when the kernel is built, unless ``CALLBREAK_PURE_PYTHON`` is set.
+Both are written here in Python (``py_play_out``, ``py_knowledge_limited_card``) and, card for card the same, in
+C (``_kernel.c``, built at install when a compiler is there; about 40 times faster, bench/playout_speed.py).
+``play_out`` and ``knowledge_limited_card`` are the C ones (the kernel's functions of the same names) when the
+kernel is built, unless ``CALLBREAK_PURE_PYTHON`` is set.
 """
 
 from __future__ import annotations
@@ -21,14 +22,13 @@ from collections.abc import Callable, Sequence
 from importlib import import_module
 from types import ModuleType
 
-from ..cards import ABOVE, SPADES_MASK, SUIT_MASKS
-from ..rules import beats, deal_score, legal_mask, trick_winner_index
+from ..cards import ABOVE, NON_SPADES_MASK, SPADES_MASK, SUIT_MASKS
+from ..rules import DealInPlay, beats, deal_score, legal_mask, trick_winner_index
 from .heuristic import strength
 from .inference import forbidden_by_play
 
-NS = ((1 << 52) - 1) & ~SPADES_MASK
-#: A bid this high or higher, given to :func:`kl_card` for a seat, makes it a greedy trick-taker: it always
-#: wants the trick (and the others treat it as a seat that needs tricks).  Only the policy reads it: the
+#: A bid this high or higher, given to :func:`knowledge_limited_card` for a seat, makes it a greedy trick-taker: it
+#: always wants the trick (and the others treat it as a seat that needs tricks).  Only the policy reads it: the
 #: scores of a play-out are counted on the real bids (the opponent models of :mod:`.opponents`).
 GREEDY_BID = 64
 _SIDE = (1, 2, 3)
@@ -43,32 +43,19 @@ def py_play_out(
     bids: Sequence[int],
     first: bool,
 ) -> list[int]:
-    """Finish the deal with every seat playing :func:`kl_card`; return the tricks won per seat.
+    """Finish the deal with every seat playing :func:`knowledge_limited_card`; return the tricks won per seat.
 
     ``pub[q]`` holds the cards seat ``q`` may still hold as far as the table can tell; it is narrowed
     by :func:`.inference.forbidden_by_play` as each card falls.
     """
-    h = list(hands)
-    p = list(pub)
-    w = list(won)
-    t = list(trick)
-    seat = (leader + len(t)) & 3
-    while True:
-        if not t and not h[seat]:
-            return w
-        c = py_kl_card(h, p, seat, leader, t, w, bids, first)
-        p[seat] &= ~forbidden_by_play(t, c, first)
-        h[seat] ^= 1 << c
-        t.append(c)
-        if len(t) == 4:
-            winner = (leader + trick_winner_index(t)) & 3
-            w[winner] += 1
-            leader = winner
-            seat = winner
-            t = []
-            first = False
-        else:
-            seat = (seat + 1) & 3
+    deal = DealInPlay(hands, leader, trick, won, first)
+    public = list(pub)
+    while not deal.over:
+        seat = deal.to_play
+        card = py_knowledge_limited_card(deal.hands, public, seat, deal.leader, deal.trick, deal.won, bids, deal.first)
+        public[seat] &= ~forbidden_by_play(deal.trick, card, deal.first)
+        deal.play(card)
+    return deal.won
 
 
 _M64 = (1 << 64) - 1
@@ -105,37 +92,46 @@ def py_play_out_mixed(
     (a seat whose fitted style is partly unlike any policy we know, :mod:`.opponents`); SplitMix64 draws from
     ``seed``, one uniform per card of a noisy seat and one more for a random card, as the kernel draws them."""
     rng = SplitMix64(seed)
-    h = list(hands)
-    p = list(pub)
-    w = list(won)
-    t = list(trick)
-    seat = (leader + len(t)) & 3
-    while True:
-        if not t and not h[seat]:
-            return w
+    deal = DealInPlay(hands, leader, trick, won, first)
+    public = list(pub)
+    while not deal.over:
+        seat = deal.to_play
         if noise[seat] > 0 and rng.uniform() < noise[seat]:
-            lg = legal_mask(h[seat], t, first)
-            c = _nth(lg, rng.below(lg.bit_count()))
+            legal = deal.legal_mask()
+            card = nth_card(legal, rng.below(legal.bit_count()))
         else:
-            c = py_kl_card(h, p, seat, leader, t, w, bids, first)
-        p[seat] &= ~forbidden_by_play(t, c, first)
-        h[seat] ^= 1 << c
-        t.append(c)
-        if len(t) == 4:
-            winner = (leader + trick_winner_index(t)) & 3
-            w[winner] += 1
-            leader = winner
-            seat = winner
-            t = []
-            first = False
-        else:
-            seat = (seat + 1) & 3
+            card = py_knowledge_limited_card(deal.hands, public, seat, deal.leader, deal.trick, deal.won, bids,
+                                             deal.first)
+        public[seat] &= ~forbidden_by_play(deal.trick, card, deal.first)
+        deal.play(card)
+    return deal.won
 
 
-def _nth(m: int, i: int) -> int:
-    for _ in range(i):
-        m &= m - 1
-    return (m & -m).bit_length() - 1
+def play_out_after(
+    me: int, card: int, hands: Sequence[int], pub: Sequence[int], trick: Sequence[int], won: Sequence[int],
+    leader: int, bids: Sequence[int], first: bool, finish: Callable[..., list[int]] | None = None,
+) -> list[int]:
+    """The tricks won per seat when ``me`` plays ``card`` in a sampled world (``hands``) and ``finish`` (the
+    play-out, :func:`play_out` by default) plays the rest of the deal: what ``card`` tells the others narrows
+    ``me``'s public mask, the trick closes if it was the fourth card, and the next trick's leader is its winner.
+    The inputs are left as they were, so one world serves every candidate card."""
+    public = list(pub)
+    public[me] &= ~forbidden_by_play(trick, card, first)
+    deal = DealInPlay(hands, leader, trick, won, first)
+    deal.play(card)
+    return (finish or play_out)(deal.hands, public, deal.leader, deal.trick, deal.won, bids, deal.first)
+
+
+def nth_card(mask: int, index: int) -> int:
+    """The ``index``-th lowest card of ``mask`` (from 0): how the play-outs and searches turn a random draw
+    into a card, as the kernel does.
+
+    >>> nth_card(0b101100, 0), nth_card(0b101100, 2)
+    (2, 5)
+    """
+    for _ in range(index):
+        mask &= mask - 1
+    return (mask & -mask).bit_length() - 1
 
 
 def opponents_below(finals: Sequence[int | float], me: int, others: Sequence[int] | None = None) -> float:
@@ -189,131 +185,133 @@ def utility(
 # was credited with too few tricks (strategy fusion); it is kept for comparison in
 # ``bench/greedy_playout.py``.
 
-def _may_trump(pq: int, others: int, suit: int) -> bool:
-    """The heuristic's guess: ``q`` (possible cards ``pq``) holds a spade and is, or may soon be, void."""
-    if not pq & SPADES_MASK:
+def _may_trump(possible: int, others: int, suit: int) -> bool:
+    """The heuristic's guess: a seat that may hold ``possible`` holds a spade and is, or may soon be, void in
+    ``suit`` (``others``: every card the seat to play does not hold)."""
+    if not possible & SPADES_MASK:
         return False
-    if not pq & SUIT_MASKS[suit]:
+    if not possible & SUIT_MASKS[suit]:
         return True
     return (others & SUIT_MASKS[suit]).bit_count() <= 1
 
 
-def py_kl_card(
-    h: Sequence[int], pub: Sequence[int], seat: int, leader: int, trick: Sequence[int], won: Sequence[int],
+def py_knowledge_limited_card(
+    hands: Sequence[int], pub: Sequence[int], seat: int, leader: int, trick: Sequence[int], won: Sequence[int],
     bids: Sequence[int], first: bool,
 ) -> int:
     """The heuristic bot's card for ``seat``, judged from that seat's knowledge only."""
-    hand = h[seat]
-    lg = legal_mask(hand, trick, first)
-    if not lg & (lg - 1):
-        return lg.bit_length() - 1
+    hand = hands[seat]
+    legal = legal_mask(hand, trick, first)
+    if not legal & (legal - 1):
+        return legal.bit_length() - 1
     left = hand.bit_count()
     others = 0
-    for q in range(4):
-        if q != seat:
-            others |= h[q]
+    for other in range(4):
+        if other != seat:
+            others |= hands[other]
     need = bids[seat] - won[seat]
     want = 0 < need <= left or bids[seat] >= GREEDY_BID
     needy = 0
-    for q in range(4):
-        if q != seat and (0 < bids[q] - won[q] <= left or bids[q] >= GREEDY_BID):
-            needy |= 1 << q
+    for other in range(4):
+        if other != seat and (0 < bids[other] - won[other] <= left or bids[other] >= GREEDY_BID):
+            needy |= 1 << other
     if not trick:
         if want or needy:
-            osp = others & SPADES_MASK
-            sp = lg & SPADES_MASK
-            if sp and not first:
-                top = sp.bit_length() - 1
-                if not osp or not others & ABOVE[top]:
+            others_spades = others & SPADES_MASK
+            my_spades = legal & SPADES_MASK
+            if my_spades and not first:
+                top = my_spades.bit_length() - 1
+                if not others_spades or not others & ABOVE[top]:
                     return top
             best = -1
             best_key = (-1, -1)
-            for s in _SIDE:
-                b = lg & SUIT_MASKS[s]
-                if not b:
+            for suit in _SIDE:
+                in_suit = legal & SUIT_MASKS[suit]
+                if not in_suit:
                     continue
-                top = b.bit_length() - 1
+                top = in_suit.bit_length() - 1
                 if others & ABOVE[top]:
                     continue
-                if osp:
+                if others_spades:
                     risky = False
-                    for q in range(4):
-                        if q != seat and _may_trump(pub[q] & others, others, s):
+                    for other in range(4):
+                        if other != seat and _may_trump(pub[other] & others, others, suit):
                             risky = True
                             break
                     if risky:
                         continue
-                key = ((others & SUIT_MASKS[s]).bit_count(), top % 13)
+                key = ((others & SUIT_MASKS[suit]).bit_count(), top % 13)
                 if key > best_key:
                     best_key = key
                     best = top
             if best >= 0:
                 return best
-        side = lg & NS
+        side = legal & NON_SPADES_MASK
         if side:
             best = -1
-            best_k = (99, 99)
-            for s in _SIDE:
-                b = side & SUIT_MASKS[s]
-                if not b:
+            best_key = (99, 99)
+            for suit in _SIDE:
+                in_suit = side & SUIT_MASKS[suit]
+                if not in_suit:
                     continue
-                low = (b & -b).bit_length() - 1
+                low = (in_suit & -in_suit).bit_length() - 1
                 if want or needy:
-                    k = ((hand & SUIT_MASKS[s]).bit_count(), low % 13)
+                    key = ((hand & SUIT_MASKS[suit]).bit_count(), low % 13)
                 else:
-                    k = (-(others & ABOVE[low]).bit_count(), low % 13)
-                if k < best_k:
-                    best_k = k
+                    key = (-(others & ABOVE[low]).bit_count(), low % 13)
+                if key < best_key:
+                    best_key = key
                     best = low
             return best
-        return (lg & -lg).bit_length() - 1 if not (want or needy) else lg.bit_length() - 1
-    n = len(trick)
-    later = [(seat + i) & 3 for i in range(1, 4 - n)]
-    bi = trick_winner_index(trick)
-    best_card = trick[bi]
+        return (legal & -legal).bit_length() - 1 if not (want or needy) else legal.bit_length() - 1
+    later = [(seat + i) & 3 for i in range(1, 4 - len(trick))]
+    winning_index = trick_winner_index(trick)
+    best_card = trick[winning_index]
     if not want and needy:
-        if needy >> ((leader + bi) & 3) & 1:
+        if needy >> ((leader + winning_index) & 3) & 1:
             want = True
         else:
-            for q in later:
-                if needy >> q & 1:
+            for other in later:
+                if needy >> other & 1:
                     want = True
                     break
     led = trick[0] // 13
     cards = []
-    m = lg
-    while m:
-        low = m & -m
+    rest = legal
+    while rest:
+        low = rest & -rest
         cards.append(low.bit_length() - 1)
-        m ^= low
+        rest ^= low
     if want:
-        winning = [c for c in cards if beats(c, best_card)]
+        winning = [card for card in cards if beats(card, best_card)]
         if not winning:
             # Discard: keep spades and masters, shorten the shortest side suit.
             return min(
                 cards,
-                key=lambda c: (
-                    1 if c < 13 else 0, 0 if others & ABOVE[c] else 1,
-                    (hand & SUIT_MASKS[c // 13]).bit_count(), c % 13,
+                key=lambda card: (
+                    1 if card < 13 else 0, 0 if others & ABOVE[card] else 1,
+                    (hand & SUIT_MASKS[card // 13]).bit_count(), card % 13,
                 ),
             )
-        best_c = -1
-        best_k = (99, 99)
-        for c in winning:
-            nb = 0
-            for q in later:
-                pq = pub[q] & others
-                if c < 13:
-                    if pq & ABOVE[c] and (led == 0 or not pq & SUIT_MASKS[led] or _may_trump(pq, others, led)):
-                        nb += 1
-                elif pq & ABOVE[c] or _may_trump(pq, others, led):
-                    nb += 1
-            k = (nb, strength(c) if nb == 0 or c < 13 else -strength(c))
-            if k < best_k:
-                best_k = k
-                best_c = c
-        return best_c
-    losing = [c for c in cards if not beats(c, best_card)]
+        best = -1
+        best_key = (99, 99)
+        for card in winning:
+            beaters = 0  # the later seats that may beat it
+            for other in later:
+                possible = pub[other] & others
+                if card < 13:
+                    if possible & ABOVE[card] and (
+                        led == 0 or not possible & SUIT_MASKS[led] or _may_trump(possible, others, led)
+                    ):
+                        beaters += 1
+                elif possible & ABOVE[card] or _may_trump(possible, others, led):
+                    beaters += 1
+            key = (beaters, strength(card) if beaters == 0 or card < 13 else -strength(card))
+            if key < best_key:
+                best_key = key
+                best = card
+        return best
+    losing = [card for card in cards if not beats(card, best_card)]
     if losing:
         return max(losing, key=strength)
     if not later:
@@ -322,7 +320,7 @@ def py_kl_card(
 
 
 _PlayOut = Callable[[Sequence[int], Sequence[int], int, Sequence[int], Sequence[int], Sequence[int], bool], list[int]]
-_KlCard = Callable[
+_PolicyCard = Callable[
     [Sequence[int], Sequence[int], int, int, Sequence[int], Sequence[int], Sequence[int], bool], int
 ]
 
@@ -343,5 +341,5 @@ KERNEL = _KERNEL is not None
 #: The C kernel's module, for the functions that are not play-outs (:func:`.posterior.refine`); None without it.
 KERNEL_MODULE = _KERNEL
 play_out: _PlayOut = _KERNEL.play_out if _KERNEL else py_play_out
-kl_card: _KlCard = _KERNEL.kl_card if _KERNEL else py_kl_card
+knowledge_limited_card: _PolicyCard = _KERNEL.knowledge_limited_card if _KERNEL else py_knowledge_limited_card
 play_out_mixed: Callable[..., list[int]] = _KERNEL.play_out_mixed if _KERNEL else py_play_out_mixed

@@ -12,8 +12,8 @@ that seat's hand alone:
 
 * the bid as any careful bidder's (the Gaussian of :func:`.inference.bid_likelihood`);
 * the bid as the heuristic's bidding rule (:func:`.heuristic.bid_for`): a miss costs ``bid_miss``;
-* each earlier card of the deal as the heuristic's play (:func:`.playout.kl_card` from what that seat knew
-  then, :class:`PlayEvidence`): a miss costs ``play_miss``.
+* each earlier card of the deal as the heuristic's play (:func:`.playout.knowledge_limited_card` from what that
+  seat knew then, :class:`PlayEvidence`): a miss costs ``play_miss``.
 
 Factors above 0 keep every world possible, as they must against people, who are not the heuristic.
 The chain's random numbers come from :class:`SplitMix64`, seeded from the decision's own random source,
@@ -28,12 +28,12 @@ import math
 from collections.abc import Sequence
 
 from ..cards import FULL_DECK
-from ..rules import legal_mask, trick_winner_index
+from ..rules import DealInPlay, legal_mask
 from ..views import PlayerView
 from .evaluation import estimate_tricks, expected_bid
 from .heuristic import bid_for
 from .inference import BID_SIGMA, deal_plays, forbidden_by_play
-from .playout import GREEDY_BID, KERNEL_MODULE, SplitMix64, kl_card
+from .playout import GREEDY_BID, KERNEL_MODULE, SplitMix64, knowledge_limited_card
 
 #: Play evidence reads at most this many of the other seats' latest plays of the deal.
 DEFAULT_PLAY_HORIZON = 39
@@ -48,7 +48,7 @@ class PlayEvidence:
     For each earlier play of another seat the position is rebuilt from the public history (the trick,
     the tricks won, the table's readings of forced plays so far, the cards not yet played) and the seat's
     hand then is the sampled hand plus the cards it has played since.  If in that hand
-    :func:`.playout.kl_card` (the heuristic's play from what that seat knew) would have played another
+    :func:`.playout.knowledge_limited_card` (the heuristic's play from what that seat knew) would have played another
     card, the world's weight is multiplied by ``miss``.  Forced plays carry no evidence.  It reads the
     sampled hands of the other seats only, as the bid evidence does: never a real hidden hand.
     """
@@ -66,19 +66,18 @@ class PlayEvidence:
         steps: list[tuple[int, _Step]] = []
         pub = [FULL_DECK] * 4
         left = FULL_DECK
-        won = [0, 0, 0, 0]
-        for plays, first in history:
-            leader = plays[0][0]
-            trick: list[int] = []
+        # The deal replayed from its start: each seat's "hand" is the cards it plays in the history, enough to
+        # step through it (the trick, its leader, the tricks won), which is all that is read of the replay.
+        replay = DealInPlay(played_by, (view.dealer + 1) % 4, first=True)  # the dealer's right leads
+        for plays, _ in history:
             for seat, c in plays:
                 if seat != me:
                     since = played_by[seat] & left
-                    steps.append((seat, (c, leader, tuple(trick), tuple(won), first, tuple(pub), left, since)))
-                pub[seat] &= ~forbidden_by_play(trick, c, first)
-                trick.append(c)
+                    steps.append((seat, (c, replay.leader, tuple(replay.trick), tuple(replay.won), replay.first,
+                                         tuple(pub), left, since)))
+                pub[seat] &= ~forbidden_by_play(replay.trick, c, replay.first)
+                replay.play(c)
                 left &= ~(1 << c)
-            if len(trick) == 4:
-                won[(leader + trick_winner_index(trick)) & 3] += 1
         if horizon < len(steps):
             steps = steps[len(steps) - horizon:] if horizon > 0 else []
         self.steps: dict[int, list[_Step]] = {}
@@ -90,31 +89,31 @@ class PlayEvidence:
         """How many of ``seat``'s earlier cards the heuristic would not have played from ``hand``."""
         n = 0
         bids = self.bids
-        h = [0, 0, 0, 0]
+        hands = [0, 0, 0, 0]
         other = (seat + 1) & 3
         for c, leader, trick, won, first, pub, left, since in self.steps.get(seat, ()):
             then = hand | since
-            lg = legal_mask(then, trick, first)
-            if not lg & (lg - 1):
+            legal = legal_mask(then, trick, first)
+            if not legal & (legal - 1):
                 continue
-            h[seat] = then
-            h[other] = left & ~then
-            if kl_card(h, pub, seat, leader, trick, won, bids, first) != c:
+            hands[seat] = then
+            hands[other] = left & ~then
+            if knowledge_limited_card(hands, pub, seat, leader, trick, won, bids, first) != c:
                 n += 1
         return n
 
     def seat_weight(self, seat: int, hand: int) -> float:
         key = (seat, hand)
-        w = self.cache.get(key)
-        if w is None:
-            w = self.cache[key] = self.miss ** self.misses(seat, hand)
-        return w
+        weight = self.cache.get(key)
+        if weight is None:
+            weight = self.cache[key] = self.miss ** self.misses(seat, hand)
+        return weight
 
     def weight(self, hands: Sequence[int]) -> float:
-        w = 1.0
+        weight = 1.0
         for seat in self.steps:
-            w *= self.seat_weight(seat, hands[seat])
-        return w
+            weight *= self.seat_weight(seat, hands[seat])
+        return weight
 
     def packed(self) -> list[int]:
         """The steps as a flat list for the C kernel: per step seat, card, leader, trick length, the trick
@@ -122,8 +121,8 @@ class PlayEvidence:
         out: list[int] = []
         for seat, steps in self.steps.items():
             for c, leader, trick, won, first, pub, left, since in steps:
-                t = list(trick) + [0] * (3 - len(trick))
-                out += [seat, c, leader, len(trick), *t, *won, int(first), *pub, left, since]
+                trick_slots = list(trick) + [0] * (3 - len(trick))
+                out += [seat, c, leader, len(trick), *trick_slots, *won, int(first), *pub, left, since]
         return out
 
 
@@ -180,60 +179,60 @@ class SeatModel:
     def factor(self, seat: int, hand: int) -> float:
         """``seat``'s share of a world's weight when it holds ``hand``; the C kernel computes the same."""
         key = (seat, hand)
-        w = self.cache.get(key)
-        if w is None:
-            w = self.cache[key] = self._factor(seat, hand)
-        return w
+        weight = self.cache.get(key)
+        if weight is None:
+            weight = self.cache[key] = self._factor(seat, hand)
+        return weight
 
     def _factor(self, seat: int, hand: int) -> float:
         if self.style is not None:
             return self._styled_factor(seat, hand, self.style[seat])
-        w = 1.0
-        b = self.bids[seat]
-        if b >= 0:
+        weight = 1.0
+        bid = self.bids[seat]
+        if bid >= 0:
             est = estimate_tricks(hand | self.played_by[seat])
-            diff = b + 0.4 - expected_bid(est)
-            w = math.exp(-diff * diff / (2 * self.sigma * self.sigma)) + 0.02
-            if self.bid_miss < 1.0 and bid_for(est, seat, self.totals, self.deal_number) != b:
-                w *= self.bid_miss
+            diff = bid + 0.4 - expected_bid(est)
+            weight = math.exp(-diff * diff / (2 * self.sigma * self.sigma)) + 0.02
+            if self.bid_miss < 1.0 and bid_for(est, seat, self.totals, self.deal_number) != bid:
+                weight *= self.bid_miss
         if self.evidence is not None:
             for _ in range(self.evidence.misses(seat, hand)):
-                w *= self.play_miss
-        return w
+                weight *= self.play_miss
+        return weight
 
     def _styled_factor(self, seat: int, hand: int, style: Sequence[float]) -> float:
         """The factor under the seat's fitted style: its bids shifted from the careful count (a miss of the
         shifted heuristic bid costs its own ``bid miss``), each earlier card a mixture of the heuristic's
         card, the greedy trick-taker's card and a uniform choice of its legal cards."""
-        shift, bmiss, ph, pg = style
-        w = 1.0
-        b = self.bids[seat]
-        if b >= 0:
+        shift, style_bid_miss, heuristic_share, greedy_share = style
+        weight = 1.0
+        bid = self.bids[seat]
+        if bid >= 0:
             est = estimate_tricks(hand | self.played_by[seat])
-            diff = b + 0.4 - expected_bid(est) - shift
-            w = math.exp(-diff * diff / (2 * self.sigma * self.sigma)) + 0.02
-            if bmiss < 1.0 and bid_for(est, seat, self.totals, self.deal_number) + _lround(shift) != b:
-                w *= bmiss
+            diff = bid + 0.4 - expected_bid(est) - shift
+            weight = math.exp(-diff * diff / (2 * self.sigma * self.sigma)) + 0.02
+            if style_bid_miss < 1.0 and bid_for(est, seat, self.totals, self.deal_number) + _lround(shift) != bid:
+                weight *= style_bid_miss
         assert self.evidence is not None
-        pe_bids = self.evidence.bids
-        greedy = list(pe_bids)
+        evidence_bids = self.evidence.bids
+        greedy = list(evidence_bids)
         greedy[seat] = GREEDY_BID
-        h = [0, 0, 0, 0]
+        hands = [0, 0, 0, 0]
         other = (seat + 1) & 3
         for c, leader, trick, won, first, pub, left, since in self.evidence.steps.get(seat, ()):
             then = hand | since
-            lg = legal_mask(then, trick, first)
-            if not lg & (lg - 1):
+            legal = legal_mask(then, trick, first)
+            if not legal & (legal - 1):
                 continue
-            h[seat] = then
-            h[other] = left & ~then
-            lik = (1.0 - ph - pg) / lg.bit_count()
-            if kl_card(h, pub, seat, leader, trick, won, pe_bids, first) == c:
-                lik += ph
-            if kl_card(h, pub, seat, leader, trick, won, greedy, first) == c:
-                lik += pg
-            w *= lik
-        return w
+            hands[seat] = then
+            hands[other] = left & ~then
+            likelihood = (1.0 - heuristic_share - greedy_share) / legal.bit_count()
+            if knowledge_limited_card(hands, pub, seat, leader, trick, won, evidence_bids, first) == c:
+                likelihood += heuristic_share
+            if knowledge_limited_card(hands, pub, seat, leader, trick, won, greedy, first) == c:
+                likelihood += greedy_share
+            weight *= likelihood
+        return weight
 
     def packed(self) -> tuple[list[int], list[int], list[int], list[int], list[int], float, float, float]:
         steps = self.evidence.packed() if self.evidence is not None else []

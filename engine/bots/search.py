@@ -16,7 +16,7 @@ in the same worlds so luck cancels between them) and adds a search tree over its
 * Until a node has been reached ``expand_after`` times it plays the heuristic's card (so a rarely seen
   situation is played as ``strong-v1`` plays it); from then on UCB1 over its distinct legal cards, the
   heuristic's card starting with the visits it already has.
-* The other seats play :func:`.playout.kl_card` from their own knowledge in the sampled world, as in
+* The other seats play :func:`.playout.knowledge_limited_card` from their own knowledge in the sampled world, as in
   ``strong-v1``; beyond ``depth`` of its own decisions the deal is played out as there.
 * The worlds explain what the table saw.  The sampler's worlds keep every hard reading, but five tricks into
   a deal only about one in 25 also explains the other seats' earlier cards, seven tricks in one in 250
@@ -43,13 +43,22 @@ from collections.abc import Sequence
 
 from ..cards import FULL_DECK, card_str, mask_cards
 from ..match import Action, Bid, Play
-from ..rules import legal_mask, trick_winner_index
+from ..rules import DealInPlay
 from ..views import PlayerView
 from .evaluation import estimate_tricks, expected_bid
 from .heuristic import HeuristicBot, bid_for, strength
 from .inference import BID_SIGMA, forbidden_by_play, knowledge
 from .opponents import Style, fit_styles, lround, style_rows, table_trust
-from .playout import GREEDY_BID, KERNEL_MODULE, SplitMix64, kl_card, play_out, play_out_mixed, utility
+from .playout import (
+    GREEDY_BID,
+    KERNEL_MODULE,
+    SplitMix64,
+    knowledge_limited_card,
+    nth_card,
+    play_out,
+    play_out_mixed,
+    utility,
+)
 from .posterior import DEFAULT_PLAY_HORIZON, PlayEvidence, SeatModel, bid_policy_weights, refine
 from .registry import register
 from .sampler import Infeasible, sample_hands, sample_worlds
@@ -92,24 +101,18 @@ Policy = tuple[list[int], list[float], int]
 MIN_NOISE = 0.1
 
 
-def draw_policy(bids: Sequence[int], styles: dict[int, Style], sm: SplitMix64, noise_scale: float = 1.0) -> Policy:
+def draw_policy(bids: Sequence[int], styles: dict[int, Style], rng: SplitMix64, noise_scale: float = 1.0) -> Policy:
     """The other seats' policy in one world, drawn from their fitted styles: each plays the greedy trick-taker
     with the greedy share of its non-uniform part, else the heuristic; and random cards at its uniform share
     times ``noise_scale`` (a seat's cards that neither policy explains are not always careless ones)."""
-    pbids = list(bids)
+    policy_bids = list(bids)
     noise = [0.0, 0.0, 0.0, 0.0]
     for s, st in styles.items():
-        if sm.uniform() * (st.heuristic + st.greedy) < st.greedy:
-            pbids[s] = GREEDY_BID
+        if rng.uniform() * (st.heuristic + st.greedy) < st.greedy:
+            policy_bids[s] = GREEDY_BID
         rest = 1.0 - st.heuristic - st.greedy
         noise[s] = rest * noise_scale if rest >= MIN_NOISE else 0.0
-    return pbids, noise, sm.next()
-
-
-def _nth(m: int, i: int) -> int:
-    for _ in range(i):
-        m &= m - 1
-    return (m & -m).bit_length() - 1
+    return policy_bids, noise, rng.next()
 
 
 class _Node:
@@ -153,13 +156,13 @@ class _Search:
         self.c = exploration * _exploration_scale(self.last, rank)
         self.tree: dict[tuple[object, ...], _Node] = {}
 
-    def _choose(self, node: _Node, reps: list[int], kl: int) -> tuple[int, int]:
-        """The card to play at ``node`` and the group it stands for: the heuristic's card ``kl`` until the
-        node is known, then UCB1 over the distinct cards ``reps`` (each tried once first, ``kl``'s first)."""
-        kl_rep = _representative(kl, reps)
+    def _choose(self, node: _Node, reps: list[int], heuristic_card: int) -> tuple[int, int]:
+        """The card to play at ``node`` and the group it stands for: ``heuristic_card`` until the node is known,
+        then UCB1 over the distinct cards ``reps`` (each tried once first, the heuristic card's group first)."""
+        heuristic_rep = _representative(heuristic_card, reps)
         if node.visits < self.expand_after or len(reps) == 1:
-            return kl, kl_rep
-        for r in sorted(reps, key=lambda r: (r != kl_rep, strength(r))):
+            return heuristic_card, heuristic_rep
+        for r in sorted(reps, key=lambda r: (r != heuristic_rep, strength(r))):
             if r not in node.stats:
                 return r, r
         log_n = math.log(node.visits)
@@ -179,72 +182,67 @@ class _Search:
         play by it; the scores are counted on the real bids all the same."""
         me = self.me
         bids = self.bids
-        pbids: Sequence[int] = bids
+        policy_bids: Sequence[int] = bids
         noise: Sequence[float] = (0.0, 0.0, 0.0, 0.0)
-        sm: SplitMix64 | None = None
+        noise_rng: SplitMix64 | None = None
         if policy is not None:
-            pbids, noise, seed = policy
-            sm = SplitMix64(seed)
-        h = list(hands)
-        p = list(pub)
-        w = list(won)
-        t = list(trick)
+            policy_bids, noise, seed = policy
+            noise_rng = SplitMix64(seed)
+        deal = DealInPlay(hands, leader, trick, won, first)
+        public = list(pub)
         path: list[tuple[_Node, int]] = []
         mine: tuple[int, ...] = (root_card,)
         seat = me
-        c = root_card
+        card = root_card
         decisions = 0
         while True:
-            p[seat] &= ~forbidden_by_play(t, c, first)
-            h[seat] ^= 1 << c
-            t.append(c)
-            if len(t) == 4:
-                leader = (leader + trick_winner_index(t)) & 3
-                w[leader] += 1
-                seat = leader
-                t = []
-                first = False
-            else:
-                seat = (seat + 1) & 3
-            if not t and not h[seat]:
+            public[seat] &= ~forbidden_by_play(deal.trick, card, deal.first)
+            deal.play(card)
+            if deal.over:
+                tricks_won = deal.won
                 break
+            seat = deal.to_play
             if seat != me:
-                if sm is not None and noise[seat] > 0 and sm.uniform() < noise[seat]:
-                    lg = legal_mask(h[seat], t, first)
-                    c = _nth(lg, sm.below(lg.bit_count()))
+                if noise_rng is not None and noise[seat] > 0 and noise_rng.uniform() < noise[seat]:
+                    legal = deal.legal_mask()
+                    card = nth_card(legal, noise_rng.below(legal.bit_count()))
                 else:
-                    c = kl_card(h, p, seat, leader, t, w, pbids, first)
+                    card = knowledge_limited_card(deal.hands, public, seat, deal.leader, deal.trick, deal.won,
+                                                  policy_bids, deal.first)
                 continue
             if decisions >= self.depth:
-                if sm is not None:
-                    w = play_out_mixed(h, p, leader, t, w, pbids, first, noise, sm.next())
+                if noise_rng is not None:
+                    tricks_won = play_out_mixed(deal.hands, public, deal.leader, deal.trick, deal.won, policy_bids,
+                                                deal.first, noise, noise_rng.next())
                 else:
-                    w = play_out(h, p, leader, t, w, bids, first)
+                    tricks_won = play_out(deal.hands, public, deal.leader, deal.trick, deal.won, bids, deal.first)
                 break
             decisions += 1
-            lg = legal_mask(h[me], t, first)
-            if not lg & (lg - 1):
-                c = lg.bit_length() - 1
+            legal = deal.legal_mask()
+            if not legal & (legal - 1):
+                card = legal.bit_length() - 1
                 continue
-            key = (mine, tuple(t), tuple(w))
+            key = (mine, tuple(deal.trick), tuple(deal.won))
             node = self.tree.get(key)
             if node is None:
                 node = self.tree[key] = _Node()
-            others = (h[0] | h[1] | h[2] | h[3]) & ~h[me]
-            c, rep = self._choose(node, distinct_cards(mask_cards(lg), others),
-                                  kl_card(h, p, me, leader, t, w, bids, first))
+            hands_left = deal.hands
+            others = (hands_left[0] | hands_left[1] | hands_left[2] | hands_left[3]) & ~hands_left[me]
+            card, rep = self._choose(node, distinct_cards(mask_cards(legal), others),
+                                     knowledge_limited_card(hands_left, public, me, deal.leader, deal.trick, deal.won,
+                                                            bids, deal.first))
             path.append((node, rep))
-            mine = mine + (c,)
-        reward = utility(me, bids, w, self.totals, self.last, self.deal_number, self.rank)
+            mine = mine + (card,)
+        reward = utility(me, bids, tricks_won, self.totals, self.last, self.deal_number, self.rank)
         for node, r in path:
             node.visits += 1
-            s = node.stats.get(r)
-            if s is None:
+            stats = node.stats.get(r)
+            if stats is None:
                 node.stats[r] = [1.0, reward, 1]
             else:
-                s[0] += 1.0
-                s[1] += reward
-                s[2] += 1
+                stats[0] += 1.0
+                stats[1] += reward
+                stats[2] += 1
         return reward
 
 
@@ -317,10 +315,10 @@ def search_values(
         model = SeatModel(view, kn.played_by, kn.allowed, sigma, bid_miss, play_miss, play_horizon, rows)
         worlds = [(hands, 1.0) for hands in refine([h for h, _ in worlds], model, mcmc_steps, rng.getrandbits(64))]
     bids = [b or 0 for b in view.bids]
-    sm = SplitMix64(rng.getrandbits(64)) if styles is not None and styled_playouts else None
+    policy_rng = SplitMix64(rng.getrandbits(64)) if styles is not None and styled_playouts else None
     policies = None
-    if styles is not None and sm is not None:
-        policies = [draw_policy(bids, styles, sm, noise_scale) for _ in worlds]
+    if styles is not None and policy_rng is not None:
+        policies = [draw_policy(bids, styles, policy_rng, noise_scale) for _ in worlds]
     run = _kernel_search if KERNEL_MODULE is not None and not pure else py_search
     values = run(view, kn.public, [h for h, _ in worlds], [w for _, w in worlds], legal, depth, expand_after,
                  exploration, policies, rank)
@@ -352,7 +350,7 @@ def styled_bid(
     counts = [13] * 4
     leader = (view.dealer + 1) % 4
     last = view.deal_number == 5
-    sm = SplitMix64(rng.getrandbits(64))
+    policy_rng = SplitMix64(rng.getrandbits(64))
     values = dict.fromkeys(cands, 0.0)
     total_w = 0.0
     for _ in range(n_worlds):
@@ -372,11 +370,11 @@ def styled_bid(
                 bids[s] = max(1, min(13, bid_for(est, s, view.totals, view.deal_number) + lround(shift)))
         total_w += weight
         extra = rng.random() < bonus
-        pbids, noise, seed = draw_policy(bids, styles, sm) if playouts else (bids, [0.0] * 4, 0)
+        policy_bids, noise, seed = draw_policy(bids, styles, policy_rng) if playouts else (bids, [0.0] * 4, 0)
         for b in cands:
             bids[me] = b
-            pbids[me] = b
-            won = play_out_mixed(hands, UNKNOWN, leader, [], [0, 0, 0, 0], pbids, True, noise, seed)
+            policy_bids[me] = b
+            won = play_out_mixed(hands, UNKNOWN, leader, [], [0, 0, 0, 0], policy_bids, True, noise, seed)
             if extra and won[me] < 13:
                 top = max(seats, key=lambda s: won[s])
                 won[top] -= 1

@@ -23,12 +23,11 @@ from typing import TypeVar
 
 from ..cards import FULL_DECK, card_str, mask_cards
 from ..match import Action, Bid, Play
-from ..rules import trick_winner_index
 from ..views import PlayerView
 from .evaluation import careful_bid, estimate_tricks
 from .heuristic import HeuristicBot, bid_for, strength
-from .inference import Knowledge, bid_likelihood, forbidden_by_play, knowledge
-from .playout import play_out, utility
+from .inference import Knowledge, bid_likelihood, knowledge
+from .playout import play_out, play_out_after, utility
 from .registry import register
 from .sampler import Infeasible, sample_hands, sample_worlds
 
@@ -47,14 +46,6 @@ MAX_WORLDS = 80
 #: A play-out: ``(hands, pub, leader, trick, won, bids, first) -> tricks won per seat``, like
 #: :func:`.playout.play_out` (the default; ``bench/greedy_playout.py`` has another to compare).
 PlayOut = Callable[[Sequence[int], Sequence[int], int, Sequence[int], Sequence[int], Sequence[int], bool], list[int]]
-
-
-def _finish_trick(hands: list[int], leader: int, trick: list[int], won: list[int]) -> tuple[int, list[int], list[int]]:
-    """Resolve a 4-card trick: the new leader, an empty trick and the updated tricks won."""
-    winner = (leader + trick_winner_index(trick)) & 3
-    won = won[:]
-    won[winner] += 1
-    return winner, [], won
 
 
 def distinct_cards(legal: list[int], unseen: int) -> list[int]:
@@ -92,18 +83,7 @@ def evaluate_cards(
     for hands, weight in worlds:
         total_w += weight
         for c in legal:
-            h = hands[:]
-            h[me] ^= 1 << c
-            pub = list(kn.public)
-            pub[me] &= ~forbidden_by_play(view.trick, c, first)
-            trick = list(view.trick) + [c]
-            won = list(view.tricks_won)
-            lead = leader
-            f = first
-            if len(trick) == 4:
-                lead, trick, won = _finish_trick(h, lead, trick, won)
-                f = False
-            result = playout(h, pub, lead, trick, won, bids, f)
+            result = play_out_after(me, c, hands, kn.public, view.trick, view.tricks_won, leader, bids, first, playout)
             values[c] += weight * utility(me, bids, result, totals, last, view.deal_number)
     if total_w > 0:
         for c in values:

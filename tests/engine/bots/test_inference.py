@@ -6,8 +6,8 @@ import random
 
 from engine import apply, new_match, player_view
 from engine.bots import decide
-from engine.bots.inference import NON_SPADES, forbidden_by_play, forbidden_from_plays, knowledge
-from engine.cards import ABOVE, FULL_DECK, SPADES_MASK, SUIT_MASKS, cards_to_mask, parse_card
+from engine.bots.inference import forbidden_by_play, forbidden_from_plays, knowledge
+from engine.cards import ABOVE, FULL_DECK, NON_SPADES_MASK, SPADES_MASK, SUIT_MASKS, cards_to_mask, parse_card
 from engine.match import Play
 from engine.rules import legal_mask
 
@@ -64,7 +64,7 @@ def test_spade_lead_followed_low_proves_no_higher_spade() -> None:
 
 def test_spade_lead_to_the_first_trick_proves_only_spades() -> None:
     out = forbidden_from_plays(plays((0, "QS"),), first_trick=True)
-    assert out[0] == NON_SPADES
+    assert out[0] == NON_SPADES_MASK
     assert forbidden_from_plays(plays((0, "QS"),), first_trick=False) == {}
 
 

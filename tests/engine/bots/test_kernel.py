@@ -15,9 +15,9 @@ import pytest
 from engine import apply, new_match, player_view
 from engine.bots import decide, playout
 from engine.bots.inference import forbidden_by_play, knowledge
-from engine.bots.playout import py_kl_card, py_play_out
+from engine.bots.playout import py_knowledge_limited_card, py_play_out
 from engine.bots.sampler import sample_worlds
-from engine.rules import trick_winner_index
+from engine.rules import DealInPlay
 from tests.engine.kernel import KERNEL as _kernel
 from tests.engine.kernel import needs_kernel
 
@@ -56,28 +56,23 @@ def test_the_kernel_plays_the_python_cards_at_every_step() -> None:
     for hands, pub, leader, trick, won, first in _positions(80):
         for _ in range(3):
             bids = _bids(rng, won)
-            h, p, t, w, lead, f = list(hands), list(pub), list(trick), list(won), leader, first
-            seat = (lead + len(t)) & 3
-            while t or h[seat]:
-                c = py_kl_card(h, p, seat, lead, t, w, bids, f)
-                assert _kernel.kl_card(h, p, seat, lead, t, w, bids, f) == c, (h, p, seat, lead, t, w, bids, f)
+            deal = DealInPlay(hands, leader, trick, won, first)
+            public = list(pub)
+            while not deal.over:
+                args = (deal.hands, public, deal.to_play, deal.leader, deal.trick, deal.won, bids, deal.first)
+                card = py_knowledge_limited_card(*args)
+                assert _kernel.knowledge_limited_card(*args) == card, args
                 steps += 1
-                p[seat] &= ~forbidden_by_play(t, c, f)
-                h[seat] ^= 1 << c
-                t.append(c)
-                if len(t) == 4:
-                    lead = seat = (lead + trick_winner_index(t)) & 3
-                    w[lead] += 1
-                    t, f = [], False
-                else:
-                    seat = (seat + 1) & 3
-            assert _kernel.play_out(hands, pub, leader, trick, won, bids, first) == w
-            assert py_play_out(hands, pub, leader, trick, won, bids, first) == w
+                public[deal.to_play] &= ~forbidden_by_play(deal.trick, card, deal.first)
+                deal.play(card)
+            assert _kernel.play_out(hands, pub, leader, trick, won, bids, first) == deal.won
+            assert py_play_out(hands, pub, leader, trick, won, bids, first) == deal.won
     assert steps > 20_000
 
 
 def test_the_bots_use_the_kernel() -> None:
-    assert playout.KERNEL and playout.play_out is _kernel.play_out and playout.kl_card is _kernel.kl_card
+    assert playout.KERNEL and playout.play_out is _kernel.play_out
+    assert playout.knowledge_limited_card is _kernel.knowledge_limited_card
 
 
 def test_bad_input_is_an_error_not_a_crash() -> None:
@@ -85,9 +80,9 @@ def test_bad_input_is_an_error_not_a_crash() -> None:
     with pytest.raises(ValueError):
         _kernel.play_out([1, 2, 4], [0, 0, 0, 0], 0, [], [0] * 4, [1] * 4, True)
     with pytest.raises(ValueError):
-        _kernel.kl_card([0, 0, 0, 0], [0, 0, 0, 0], 0, 0, [], [0] * 4, [1] * 4, True)
+        _kernel.knowledge_limited_card([0, 0, 0, 0], [0, 0, 0, 0], 0, 0, [], [0] * 4, [1] * 4, True)
     with pytest.raises(ValueError):
-        _kernel.kl_card([1, 2, 4, 8], [0, 0, 0, 0], 0, 0, [60], [0] * 4, [1] * 4, False)
+        _kernel.knowledge_limited_card([1, 2, 4, 8], [0, 0, 0, 0], 0, 0, [60], [0] * 4, [1] * 4, False)
 
 
 def test_the_kernel_search_values_cards_exactly_as_the_python_search() -> None:

@@ -12,7 +12,7 @@ from engine import apply, new_match, player_view
 from engine.bots import decide
 from engine.bots.inference import knowledge
 from engine.bots.opponents import Observations, fit_style, fit_styles, lround, style_rows
-from engine.bots.playout import GREEDY_BID, kl_card, play_out, py_play_out_mixed
+from engine.bots.playout import GREEDY_BID, knowledge_limited_card, play_out, py_play_out_mixed
 from engine.bots.posterior import SeatModel, py_refine, refine
 from engine.bots.sampler import sample_worlds
 from engine.bots.search import SearchBot
@@ -61,7 +61,7 @@ def test_the_fit_tells_heuristic_players_from_random_ones() -> None:
 
 
 def test_the_greedy_bid_makes_a_seat_want_every_trick() -> None:
-    """kl_card with GREEDY_BID plays as a seat one trick short of its bid, at every position of a match."""
+    """knowledge_limited_card with GREEDY_BID plays as a seat one trick short of its bid, at every position."""
     state = _played(["heuristic"] * 4, "greedy", 1)
     compared = 0
     for deal in state.completed:
@@ -75,8 +75,8 @@ def test_the_greedy_bid_makes_a_seat_want_every_trick() -> None:
                 greedy[seat] = GREEDY_BID
                 short = list(deal.bids)
                 short[seat] = won[seat] + 1
-                assert kl_card(hands, pub, seat, t.leader, trick, won, greedy, i == 0) == \
-                    kl_card(hands, pub, seat, t.leader, trick, won, short, i == 0)
+                assert knowledge_limited_card(hands, pub, seat, t.leader, trick, won, greedy, i == 0) == \
+                    knowledge_limited_card(hands, pub, seat, t.leader, trick, won, short, i == 0)
                 compared += legal_mask(hands[seat], trick, i == 0).bit_count() > 1
                 hands[seat] &= ~(1 << c)
                 trick.append(c)

@@ -11,7 +11,7 @@ from engine import apply, new_match, player_view
 from engine.bots import decide
 from engine.bots.heuristic import choose_card
 from engine.bots.inference import forbidden_by_play, knowledge
-from engine.bots.playout import kl_card, play_out
+from engine.bots.playout import knowledge_limited_card, play_out
 from engine.cards import card_str
 from engine.match import MatchState, Play
 
@@ -52,13 +52,13 @@ def test_playouts_agree_with_the_engine() -> None:
                        not state.tricks)
         # The same policy, card by card through the engine: every card legal, same tricks won.
         s = state
-        p = list(kn.public)
+        public = list(kn.public)
         while s.deal_number == 1:
             seat = s.turn
             assert seat is not None
             first = not s.tricks
-            c = kl_card(s.hands, p, seat, s.trick_leader, list(s.trick), s.tricks_won, bids, first)
-            p[seat] &= ~forbidden_by_play(s.trick, c, first)
+            c = knowledge_limited_card(s.hands, public, seat, s.trick_leader, list(s.trick), s.tricks_won, bids, first)
+            public[seat] &= ~forbidden_by_play(s.trick, c, first)
             s = apply(s, Play(seat, card_str(c)))
         assert list(s.completed[0].tricks_won) == won
 
@@ -81,7 +81,7 @@ def test_the_bench_all_seeing_playouts_agree_with_the_engine() -> None:
 def test_knowledge_limited_policy_is_the_heuristic() -> None:
     """The strong bot's simulated players choose, in the true deal, exactly the heuristic's card.
 
-    ``kl_card`` sees all four hands only to know what each seat could know: its own hand and the
+    ``knowledge_limited_card`` sees all four hands only to know what each seat could know: its own hand and the
     cards still unseen from it; ``pub`` holds the public readings.  Any peeking would show up as a
     disagreement with the heuristic, which decides from its view alone.
     """
@@ -96,7 +96,7 @@ def test_knowledge_limited_policy_is_the_heuristic() -> None:
             if state.phase == "playing":
                 kn = knowledge(view)
                 bids = [b or 0 for b in view.bids]
-                got = kl_card(state.hands, kn.public, seat, view.trick_leader, list(view.trick),
+                got = knowledge_limited_card(state.hands, kn.public, seat, view.trick_leader, list(view.trick),
                               list(view.tricks_won), bids, view.first_trick)
                 assert got == choose_card(view, kn)
                 checked += 1
