@@ -1,21 +1,68 @@
-"""channels_redis's layer on a blocking connection pool, receiving each message with one command.
+"""channels_redis's layer on a blocking connection pool, receiving each message with one command, keeping this
+process's group memberships through a Redis restart.
 
 channels_redis makes redis-py's default pool, which raises ``MaxConnectionsError`` once its connections are
 all in use: one user opening 600 sockets at once got 400 HTTP 500s (each socket's ``group_add`` wanted a
 connection of its own), and another user's socket failed beside them. A blocking pool of a fixed size makes
 the 601st operation wait its turn (at most the pool's ``timeout``) instead; the size and the wait come from
 the host's options (``max_connections``, ``timeout``; settings ``REDIS_POOL_SIZE``, ``REDIS_POOL_WAIT``).
+
+Group memberships live only in Redis (a sorted set per group). A Redis restarted empty (``--save ""``, as caches
+run) or flushed forgot them, and a socket that stayed open through it heard nothing more of its match: the bots
+moved, the person's page never knew (issue 39's chaos soak; the next card came a minute later). So the layer
+remembers the memberships of its own channels (``group_add``/``group_discard``), and one watcher per event loop
+that has any asks Redis one cheap command every ``rejoin_interval`` seconds (``EXPIRE`` of a sentinel key it set:
+gone after a restart or a flush). When the sentinel is gone, or Redis could not be reached for a while (messages
+sent meanwhile are lost), it adds every remembered membership again and sends each of those channels one
+``{"type": "layer.rejoined"}``, on which its consumer resyncs its client. The watcher backs off while Redis is
+away, and stops when its loop has no memberships left: it runs only where sockets join groups (web processes,
+never Celery workers, which only send), and never with the in-memory layer.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
+import time
+import uuid
+from dataclasses import dataclass, field
 from typing import Any
 
+from channels.exceptions import ChannelFull
 from channels_redis.core import RedisChannelLayer
 from redis.asyncio import BlockingConnectionPool
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+log = logging.getLogger(__name__)
+
+REJOINED = "layer.rejoined"  # the message type a consumer gets once it is back in its groups
+SENTINEL_TTL = 300  # seconds: refreshed every check; a loop stalled longer only causes one spare resync
+RECEIVE_BACKOFF_MAX = 1.0  # seconds between a receive's tries while Redis is away
+
+
+@dataclass(eq=False)
+class _Memberships:
+    """One event loop's channels, the groups each is in, and the watcher keeping them in Redis."""
+
+    sentinel: str
+    ready: asyncio.Future[None]  # the sentinel is set: groups joined from now on are watched
+    joined: dict[str, set[str]] = field(default_factory=dict)  # channel -> groups
+    unsent: set[str] = field(default_factory=set)  # channels rejoined, not yet told
+    refreshed: float = field(default_factory=time.monotonic)
+    task: asyncio.Task[None] | None = None  # held here: the loop keeps only a weak reference to its tasks
 
 
 class BlockingPoolChannelLayer(RedisChannelLayer):  # type: ignore[misc]
+    def __init__(self, *args: Any, rejoin_interval: float = 2.0, rejoin_backoff: float = 8.0,
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.rejoin_interval = rejoin_interval  # seconds between the watcher's checks
+        self.rejoin_backoff = rejoin_backoff  # the longest pause between checks while Redis is away
+        self._memberships: dict[asyncio.AbstractEventLoop, _Memberships] = {}
+        self._receive_failures = 0
+
     def create_pool(self, index: int) -> Any:
         host = dict(self.hosts[index])
         return BlockingConnectionPool.from_url(host.pop("address"), **host)
@@ -26,10 +73,155 @@ class BlockingPoolChannelLayer(RedisChannelLayer):  # type: ignore[misc]
     # loop under a crowd (py-spy --gil). Such a message is rare and nothing here depends on it: a socket that
     # misses a message reads the match when the next one does not follow (games.matches.consumers), the table
     # resyncs by seq when its socket is silent, and the user socket's rows are refreshed by the next one.
+    #
+    # A receive that loses Redis (restarted, cut) waits for it instead of failing: the failure ended the socket
+    # of whichever consumer was receiving for the process at that instant (redis-py's pool does not retry), and
+    # the watcher resyncs every channel of the process once Redis answers again.
 
     async def _brpop_with_clean(self, index: int, channel: str, timeout: float) -> Any:
-        result = await self.connection(index).bzpopmin(channel, timeout=timeout)
+        try:
+            result = await self.connection(index).bzpopmin(channel, timeout=timeout)
+        except (RedisConnectionError, RedisTimeoutError, OSError) as err:
+            self._receive_failures += 1
+            if self._receive_failures == 1:
+                log.warning("the channel layer lost Redis while receiving (%s); waiting for it", err)
+            await asyncio.sleep(min(RECEIVE_BACKOFF_MAX, 0.05 * 2 ** self._receive_failures))
+            return None
+        self._receive_failures = 0
         return None if result is None else result[1]
 
     async def _clean_receive_backup(self, index: int, channel: str) -> None:
         return None
+
+    # --- group memberships, kept through a Redis restart ---------------------------------------------------
+
+    async def group_add(self, group: str, channel: str) -> None:
+        """Join as channels_redis does, remembered (before the first await, so the watcher sees it) and watched."""
+        memberships = self._watched()
+        memberships.joined.setdefault(channel, set()).add(group)
+        try:
+            await asyncio.shield(memberships.ready)
+            await super().group_add(group, channel)
+        except BaseException:
+            self._forget(memberships, group, channel)
+            raise
+
+    async def group_discard(self, group: str, channel: str) -> None:
+        """Leave, forgotten first: a channel that left every group is no longer watched (its consumer is gone)."""
+        memberships = self._memberships.get(asyncio.get_running_loop())
+        if memberships is not None:
+            self._forget(memberships, group, channel)
+        await super().group_discard(group, channel)
+
+    def remembered(self) -> dict[str, set[str]]:
+        """This event loop's channels and their groups, as the layer will restore them."""
+        memberships = self._memberships.get(asyncio.get_running_loop())
+        return {} if memberships is None else {c: set(g) for c, g in memberships.joined.items()}
+
+    @staticmethod
+    def _forget(memberships: _Memberships, group: str, channel: str) -> None:
+        groups = memberships.joined.get(channel)
+        if groups is not None:
+            groups.discard(group)
+            if not groups:
+                del memberships.joined[channel]
+                memberships.unsent.discard(channel)
+
+    def _watched(self) -> _Memberships:
+        """The running loop's memberships, its watcher started with the first of them."""
+        loop = asyncio.get_running_loop()
+        memberships = self._memberships.get(loop)
+        if memberships is None:
+            memberships = _Memberships(sentinel=f"{self.prefix}:alive:{self.client_prefix}:{uuid.uuid4().hex}",
+                                       ready=loop.create_future())
+            # a failure is raised in the group_adds waiting; retrieved here too, in case they were all cancelled
+            memberships.ready.add_done_callback(lambda ready: ready.cancelled() or ready.exception())
+            self._memberships[loop] = memberships
+            memberships.task = loop.create_task(self._watch(loop, memberships), name="channel layer: rejoin watcher")
+        return memberships
+
+    async def _watch(self, loop: asyncio.AbstractEventLoop, memberships: _Memberships) -> None:
+        """Check Redis every ``rejoin_interval`` while this loop has memberships; restore them when Redis lost
+        them or was away. Never raises: Redis away is retried with a doubling pause (up to ``rejoin_backoff``)."""
+        try:
+            try:
+                await self._mark(memberships.sentinel, range(self.ring_size))
+            except Exception as err:  # Redis away: the group_add waiting fails as its ZADD would; the next retries
+                memberships.ready.set_exception(err)
+                return
+            memberships.ready.set_result(None)
+            delay, failures = self.rejoin_interval, 0
+            while memberships.joined:
+                await asyncio.sleep(delay)
+                if not memberships.joined:
+                    break
+                try:
+                    await self._check(memberships, failures > 0)
+                except Exception as err:
+                    failures += 1
+                    if failures == 1:
+                        log.warning("the channel layer cannot reach Redis (%s); its groups are restored once it "
+                                    "answers", err)
+                    # soon after the first failure (often one dead pooled connection), then less and less often
+                    delay = min(self.rejoin_interval * 2 ** (failures - 2), self.rejoin_backoff)
+                    continue
+                if failures:
+                    log.warning("the channel layer reaches Redis again")
+                delay, failures = self.rejoin_interval, 0
+        finally:
+            if not memberships.ready.done():
+                memberships.ready.cancel()
+            if self._memberships.get(loop) is memberships:
+                del self._memberships[loop]
+
+    async def _mark(self, sentinel: str, hosts: range | list[int]) -> None:
+        for index in hosts:
+            await self.connection(index).set(sentinel, 1, ex=SENTINEL_TTL)
+
+    async def _check(self, memberships: _Memberships, was_away: bool) -> None:
+        """One EXPIRE per Redis host: 0 when the sentinel is gone (restarted, flushed). Memberships are also
+        added again, unannounced, every quarter of ``group_expiry`` (channels_redis drops older ones)."""
+        lost = [index for index in range(self.ring_size)
+                if was_away or not await self.connection(index).expire(memberships.sentinel, SENTINEL_TTL)]
+        if lost:
+            told = await self._rejoin(memberships, lost)
+            memberships.unsent |= told
+            log.warning("the channel layer %s: %d memberships of %d channels added again",
+                        "was away from Redis" if was_away else "found Redis emptied (restarted or flushed)",
+                        sum(len(g) for g in memberships.joined.values()), len(told))
+        elif time.monotonic() - memberships.refreshed > self.group_expiry / 4:
+            await self._rejoin(memberships, list(range(self.ring_size)))
+        if memberships.unsent:
+            await self._tell(memberships)
+
+    async def _rejoin(self, memberships: _Memberships, hosts: list[int]) -> set[str]:
+        """Add every remembered membership on ``hosts`` again, with the sentinel in the same transaction (so a
+        restart in between is seen next time); the channels concerned."""
+        snapshot = {channel: set(groups) for channel, groups in memberships.joined.items()}
+        memberships.refreshed = time.monotonic()
+        concerned: set[str] = set()
+        for index in hosts:
+            pipe = self.connection(index).pipeline(transaction=True)
+            now = time.time()
+            for channel, groups in snapshot.items():
+                for group in groups:
+                    if self.consistent_hash(group) == index:
+                        key = self._group_key(group)
+                        pipe.zadd(key, {channel: now})
+                        pipe.expire(key, self.group_expiry)
+                        concerned.add(channel)
+            pipe.set(memberships.sentinel, 1, ex=SENTINEL_TTL)
+            await pipe.execute()
+        for channel, groups in snapshot.items():  # left while this ran: out again
+            for group in groups - memberships.joined.get(channel, set()):
+                await super().group_discard(group, channel)
+        return concerned
+
+    async def _tell(self, memberships: _Memberships) -> None:
+        """One ``layer.rejoined`` to each channel rejoined and still here; a failure leaves the rest for the
+        next check."""
+        for channel in list(memberships.unsent):
+            if channel in memberships.joined:
+                with contextlib.suppress(ChannelFull):  # its consumer is not reading: it will not resync either
+                    await self.send(channel, {"type": REJOINED})
+            memberships.unsent.discard(channel)

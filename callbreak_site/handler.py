@@ -17,10 +17,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
-import os
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from django.conf import settings
 from django.core import signals
 from django.core.exceptions import RequestAborted
 from django.core.handlers import base
@@ -31,7 +31,7 @@ from django.urls import set_script_prefix
 
 def request_threads() -> int:
     """Threads per web process: enough to keep the database pool busy, few enough not to thrash two cores."""
-    return int(os.environ.get("WEB_REQUEST_THREADS") or 8)
+    return settings.WEB_REQUEST_THREADS
 
 
 class PooledASGIHandler(ASGIHandler):

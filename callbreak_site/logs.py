@@ -12,14 +12,16 @@ import logging
 import logging.config
 import re
 from typing import Any
+from urllib.parse import unquote_plus
 
 REDACTED = "[redacted]"
-# `token=<value>` in a query string (also access_token=, auth_token=…), and the token of a password-reset link
-# (/accounts/reset/<uidb64>/<token>/; Django's own next step, .../set-password/, holds none).
-PATTERNS = (
-    re.compile(r"(?i)(token=)[^&\s\"'#]+"),
-    re.compile(r"(/accounts/reset/[^/\s\"']+/)(?!set-password/)[^/\s\"'?#]+"),
-)
+# A `name=value` pair, as in a query string: its value is redacted when the name, read as the sockets read it
+# (percent-decoded, `+` a space: `parse_qs` in games/accounts/ws_auth.py), ends in `token` in any case (token=,
+# %74oken=, access_token=, auth_token=…), so every spelling that authenticates a socket is redacted.
+PARAM = re.compile(r"([^\s?&;=\"'#]+)=([^&\s\"'#]*)")
+# The token of a password-reset link (/accounts/reset/<uidb64>/<token>/; Django's own next step,
+# .../set-password/, holds none).
+RESET_LINK = re.compile(r"(/accounts/reset/[^/\s\"']+/)(?!set-password/)[^/\s\"'?#]+")
 # The loggers that web servers write requests to: they keep their own handlers (set by gunicorn or Uvicorn
 # before Django starts), so the filter goes on the logger.
 SERVER_LOGGERS = (
@@ -28,10 +30,17 @@ SERVER_LOGGERS = (
 )
 
 
+def _param(match: re.Match[str]) -> str:
+    name, value = match.group(1), match.group(2)
+    if value and unquote_plus(name).casefold().endswith("token"):
+        return f"{name}={REDACTED}"
+    return match.group(0)
+
+
 def redact(text: str) -> str:
-    for pattern in PATTERNS:
-        text = pattern.sub(lambda m: m.group(1) + REDACTED, text)
-    return text
+    if "=" in text:
+        text = PARAM.sub(_param, text)
+    return RESET_LINK.sub(lambda m: m.group(1) + REDACTED, text)
 
 
 def _redacted(value: Any) -> Any:

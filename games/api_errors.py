@@ -19,8 +19,8 @@ from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from games.bounds import BAD_JSON, too_large_body
 from games.errors import GameError
-from games.limits import BAD_JSON, too_large_body
 from games.passwords import HashingBusy
 
 log = logging.getLogger(__name__)

@@ -9,12 +9,12 @@ own port (``WORKER_METRICS_PORT``).
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from django.conf import settings
 from prometheus_client import REGISTRY, CollectorRegistry, Counter, Gauge, Histogram, multiprocess
 
 # From a millisecond to a few seconds: a request, a socket action, a bot's reply.
@@ -53,8 +53,8 @@ def timed(histogram: Histogram, *labels: str) -> Iterator[None]:
 
 def registry() -> Any:
     """Every process's samples when they are written to ``PROMETHEUS_MULTIPROC_DIR``, else this process's."""
-    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    if settings.PROMETHEUS_MULTIPROC_DIR:
         combined = CollectorRegistry()
-        multiprocess.MultiProcessCollector(combined)  # type: ignore[no-untyped-call]
+        multiprocess.MultiProcessCollector(combined, path=settings.PROMETHEUS_MULTIPROC_DIR)  # type: ignore[no-untyped-call]
         return combined
     return REGISTRY

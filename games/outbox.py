@@ -28,6 +28,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import connections, transaction
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 log = logging.getLogger(__name__)
 
@@ -90,16 +91,45 @@ def task_now(task: Any, *args: Any, queue: str | None = None, eta: datetime | No
         task.apply(args=args, throw=True)
     elif eager == "thread":
         wait = max(countdown or 0.0, 0.0)
-        threading.Thread(target=_run_in_thread, args=(task, args, wait), daemon=True).start()
+        thread = threading.Thread(target=_run_in_thread, args=(task, args, wait), daemon=True)
+        with _eager_lock:
+            _eager_threads.add(thread)
+        thread.start()
+
+
+# Eager background tasks still waiting or running: ``settle_eager_threads`` ends them, so a task set off by one
+# piece of work (a test, a request of ``make run``) never runs into the next one's database.
+_eager_threads: set[threading.Thread] = set()
+_eager_lock = threading.Lock()
+_eager_cancel = threading.Event()
 
 
 def _run_in_thread(task: Any, args: tuple[Any, ...], wait: float = 0.0) -> None:
     try:
-        if wait:  # a timer, as a broker's countdown would be
-            time.sleep(wait)
+        if wait and _eager_cancel.wait(wait):  # a timer, as a broker's countdown would be; cancelled: not run
+            return
         task.apply(args=args)
     finally:
         connections.close_all()
+        with _eager_lock:
+            _eager_threads.discard(threading.current_thread())
+
+
+def settle_eager_threads(timeout: float = 30.0) -> int:
+    """Cancel the eager tasks still waiting for their countdown and wait for the running ones to end; returns
+    how many were cancelled or waited for. Tasks sent after this returns run as usual."""
+    with _eager_lock:
+        threads = list(_eager_threads)
+    if not threads:
+        return 0
+    _eager_cancel.set()
+    try:
+        deadline = time.monotonic() + timeout
+        for thread in threads:
+            thread.join(max(0.0, deadline - time.monotonic()))
+    finally:
+        _eager_cancel.clear()
+    return len(threads)
 
 
 # --- group messages ---------------------------------------------------------------------------------
@@ -139,17 +169,37 @@ def use_sender_loop() -> None:
     _SENDER.enabled = True
 
 
+def _lost_connection(exc: BaseException) -> bool:
+    """A connection to the channel layer's Redis that broke before the message went out. A timeout is not one:
+    Redis may have taken that message, and a second wait would double a slow send."""
+    return isinstance(exc, RedisConnectionError | OSError) and not isinstance(exc, TimeoutError)
+
+
+async def _group_send(layer: Any, group: str, message: dict[str, Any]) -> None:
+    """``layer.group_send``, once more if the connection was lost. After Redis restarted (or the network dropped)
+    the pool's idle connections are dead and the first message sent on one failed, although Redis was back: a
+    chat line stored and never shown (issue 39). redis-py drops the broken connection, so the second send
+    goes out on a new one."""
+    try:
+        await layer.group_send(group, message)
+    except Exception as exc:
+        if not _lost_connection(exc):
+            raise
+        log.warning("group %s: the connection to Redis was lost (%s); sending again", group, exc)
+        await layer.group_send(group, message)
+
+
 def group_send_now(group: str, message: dict[str, Any]) -> None:
-    """Send a Channels group message now, from sync code. A lost message is logged, never raised: the
-    page refetches what it missed."""
+    """Send a Channels group message now, from sync code (sent again once if its connection was lost). A lost
+    message is logged, never raised: the page refetches what it missed."""
     layer = get_channel_layer()
     if layer is None:
         return
     try:
         if _SENDER.enabled:
-            asyncio.run_coroutine_threadsafe(layer.group_send(group, message), _SENDER.loop()).result(timeout=10)
+            asyncio.run_coroutine_threadsafe(_group_send(layer, group, message), _SENDER.loop()).result(timeout=10)
         else:
-            async_to_sync(layer.group_send)(group, message)
+            async_to_sync(_group_send)(layer, group, message)
     except Exception:
         log.exception("could not send to group %s", group)
 
@@ -157,6 +207,6 @@ def group_send_now(group: str, message: dict[str, Any]) -> None:
 async def group_send_async(layer: Any, group: str, message: dict[str, Any]) -> None:
     """The same from a consumer's own loop (a socket telling its peers); lost messages are logged."""
     try:
-        await layer.group_send(group, message)
+        await _group_send(layer, group, message)
     except Exception:
         log.exception("could not send to group %s", group)

@@ -58,7 +58,7 @@ _slots: tuple[int, threading.BoundedSemaphore] | None = None
 
 def _semaphore() -> threading.BoundedSemaphore:
     global _slots
-    size = max(1, int(getattr(settings, "PASSWORD_HASH_SLOTS", 2)))
+    size = max(1, settings.PASSWORD_HASH_SLOTS)
     with _slots_lock:
         if _slots is None or _slots[0] != size:
             _slots = (size, threading.BoundedSemaphore(size))
@@ -70,7 +70,7 @@ def hashing() -> Iterator[None]:
     """Around one hash: the connection back to the pool, then a slot (queued, bounded)."""
     release_connection()
     slots = _semaphore()
-    if not slots.acquire(timeout=float(getattr(settings, "PASSWORD_HASH_WAIT", 30))):
+    if not slots.acquire(timeout=settings.PASSWORD_HASH_WAIT):
         raise HashingBusy()
     try:
         yield

@@ -1,6 +1,6 @@
 """Who reacts to what: every concept's reactions to events, registered here, at the top, in the order they
-run for one event. A match's own reactions come first (its cache, its sockets, its bot, its timers), then
-the bots' events, the notices, the ratings and the analyses; a notice recorded is then pushed.
+run for one event. A match's own reactions come first (its cache, its sockets, its timers, then its bot's
+turn), then the bots' events, the notices, the ratings and the analyses; a notice recorded is then pushed.
 ``GamesConfig.ready`` calls ``register``."""
 
 from . import outbox
@@ -10,27 +10,34 @@ from .analysis import reactions as analysis
 from .analysis.events import AnalysisProgress, AnalysisQueued
 from .bots import reactions as bots
 from .matches import reactions as matches
-from .matches.events import ChatSent, MatchAdvanced, NoticeDue, SeatsChanged
+from .matches.botturns import reactions as botturns
+from .matches.events import MatchAdvanced, ReminderDue, SeatsChanged, TurnAutoplayed
 from .notices import reactions as notices
-from .notices.events import NoticeRecorded
+from .notices.events import NoticeDue, NoticeRecorded
 from .push import reactions as push
 from .quickmatch import reactions as quickmatch
 from .quickmatch.events import HereCounted, SeekOpened, SeeksMatched
 from .ratings import reactions as ratings
 from .tables import reactions as tables
-from .tables.events import BotInvited, TableChanged
+from .tables.events import BotInvited, RematchAsked, RematchChanged, TableChanged
+from .tabletalk import reactions as tabletalk
+from .tabletalk.events import ChatSent
 
 
 def register() -> None:
-    outbox.register(MatchAdvanced, matches.match_advanced, bots.match_advanced, notices.your_turn,
-                    ratings.rate_finished_match, analysis.review_finished_match)
-    outbox.register(SeatsChanged, matches.seats_changed)
-    outbox.register(ChatSent, matches.chat_sent)
+    outbox.register(MatchAdvanced, matches.match_advanced, botturns.bot_to_act, bots.match_advanced,
+                    notices.your_turn, ratings.rate_finished_match, analysis.review_finished_match)
+    outbox.register(SeatsChanged, matches.seats_changed, botturns.seat_handed_to_bot)
+    outbox.register(ChatSent, tabletalk.chat_sent)
+    outbox.register(TurnAutoplayed, notices.turn_autoplayed)
+    outbox.register(ReminderDue, notices.reminder_due)
+    outbox.register(RematchAsked, notices.rematch_asked)
     outbox.register(NoticeDue, notices.notice_due)
     outbox.register(NoticeRecorded, push.notice_recorded)
     outbox.register(CredentialsRevoked, accounts.close_sockets)
     outbox.register(AccountDeactivated, matches.account_deactivated)
     outbox.register(TableChanged, tables.table_changed)
+    outbox.register(RematchChanged, tables.rematch_changed)
     outbox.register(BotInvited, bots.bot_invited)
     outbox.register(AnalysisQueued, analysis.compute)
     outbox.register(AnalysisProgress, analysis.progress)

@@ -1,4 +1,5 @@
-"""WebSocket URL patterns. A path no consumer serves is refused at the handshake (close 4404), never a 500."""
+"""WebSocket URL patterns, and the match socket composed from its parts. A path no consumer serves is refused at
+the handshake (close 4404), never a 500."""
 
 from typing import Any
 
@@ -6,7 +7,14 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.urls import path, re_path
 
 from .accounts.consumers import UserConsumer
-from .matches.consumers import MatchConsumer
+from .presence.consumers import PresenceSocket
+from .tabletalk.consumers import TableTalkSocket
+
+
+class MatchSocket(PresenceSocket, TableTalkSocket):
+    """``/ws/matches/{id}/``: the match's part (``games.matches.consumers.MatchConsumer``, the seat's views and its
+    person's actions) with presence's and table talk's, each built on it; composed here, above them all, so that
+    matches knows neither."""
 
 
 class NoSuchSocket(AsyncWebsocketConsumer):  # type: ignore[misc]
@@ -18,7 +26,7 @@ class NoSuchSocket(AsyncWebsocketConsumer):  # type: ignore[misc]
 
 
 websocket_urlpatterns = [
-    path("ws/matches/<int:match_id>/", MatchConsumer.as_asgi()),
+    path("ws/matches/<int:match_id>/", MatchSocket.as_asgi()),
     path("ws/me/", UserConsumer.as_asgi()),  # notices to every open tab, lobby updates
     re_path(r"", NoSuchSocket.as_asgi()),
 ]

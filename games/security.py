@@ -21,7 +21,7 @@ from django.http.response import HttpResponseBase
 def path_updates(path: str) -> dict[str, list[str]]:
     """The directives ``settings.CSP_PATH_UPDATES`` adds for ``path`` (every matching prefix, merged)."""
     merged: dict[str, list[str]] = {}
-    for prefix, update in getattr(settings, "CSP_PATH_UPDATES", {}).items():
+    for prefix, update in settings.CSP_PATH_UPDATES.items():
         if path.startswith(prefix):
             for directive, sources in update.items():
                 merged.setdefault(directive, [])

@@ -6,16 +6,22 @@ Tasks are thin, idempotent and take ids only; each calls one command.
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 from celery import shared_task
+from django.conf import settings
 from django.utils import timezone
 
 from . import outbox
 from .accounts import commands as account_commands
+from .accounts import reads as account_reads
 from .analysis.tasks import analyze_seat, start_analyses
 from .matches import commands as match_commands
 from .matches import reads as match_reads
-from .matches.tasks import bot_move, expire_turn, remind_turn, resume_stalled_bot_turns
+from .matches.botturns.tasks import bot_move, resume_stalled_bot_turns
+from .matches.tasks import expire_turn, remind_turn
 from .notices.tasks import send_notice_email
+from .presence import commands as presence_commands
 from .push.tasks import push_notice
 from .quickmatch.tasks import pair_quick_matches
 from .ratings import reads as rating_reads
@@ -24,7 +30,8 @@ from .tables import commands as table_commands
 from .task_options import DB_RETRY
 
 __all__ = ["analyze_seat", "bot_move", "expire_turn", "pair_quick_matches", "push_notice", "rate_match", "remind_turn",
-           "resume_stalled_bot_turns", "send_notice_email", "start_analyses", "sweep", "sweep_deadlines"]
+           "remove_idle_guests", "resume_stalled_bot_turns", "send_notice_email", "start_analyses", "sweep",
+           "sweep_deadlines"]
 
 
 def sweep() -> dict[str, int]:
@@ -46,7 +53,7 @@ def sweep() -> dict[str, int]:
     for user_id in match_reads.deactivated_people_seated():
         handed += len(match_commands.hand_seats_to_bots(user_id))
     tables = table_commands.expire_tables(now)
-    match_commands.forget_stale_presence()
+    presence_commands.forget_stale_presence()
     tokens = account_commands.drop_expired_tokens()
     return {"expired": len(expired), "reminded": len(due), "rated": len(unrated), "handed": handed,
             "tables": tables, "tokens": tokens}
@@ -54,5 +61,27 @@ def sweep() -> dict[str, int]:
 
 @shared_task(name="games.tasks.sweep_deadlines", acks_late=True, ignore_result=True, **DB_RETRY)
 def sweep_deadlines() -> dict[str, int]:
-    """Beat: expired turns get the autopilot, due reminders go out, stale public tables expire."""
+    """Beat, every ``DEADLINE_SWEEP_SECONDS``: the seven jobs of ``sweep`` (expired turns get the autopilot, due
+    reminders go out, finished matches left unrated are rated, deactivated people's seats go to bots, unstarted
+    public tables expire, stale presence is forgotten, expired API tokens are dropped)."""
     return sweep()
+
+
+def remove_guests(now: datetime | None = None) -> dict[str, int]:
+    """Guests idle for ``GUEST_IDLE_DAYS``: their seats in past matches read "Guest" (first, so a run cut short
+    is finished by the next), then each is removed (``account_commands.remove_guest``)."""
+    before = (now or timezone.now()) - timedelta(days=settings.GUEST_IDLE_DAYS)
+    counts = {"deleted": 0, "anonymised": 0}
+    for user_id in account_reads.idle_guest_ids(before):
+        match_commands.rename_seats(user_id, account_commands.GUEST_SEAT_NAME)
+        outcome = account_commands.remove_guest(user_id)
+        if outcome:
+            counts[outcome] += 1
+    return counts
+
+
+@shared_task(name="games.tasks.remove_idle_guests", acks_late=True, ignore_result=True, **DB_RETRY)
+def remove_idle_guests() -> dict[str, int]:
+    """Beat: guests idle for ``GUEST_IDLE_DAYS`` are removed; their matches' logs and replays stay."""
+    return remove_guests()
+

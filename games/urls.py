@@ -10,6 +10,8 @@ from .bots import api as bot_api
 from .matches import api as match_api
 from .matches import pages as match_pages
 from .notices import api as notice_api
+from .offline import api as offline_api
+from .offline import pages as offline_pages
 from .push import api as push_api
 from .push import pages as push_pages
 from .quickmatch import api as quickmatch_api
@@ -22,6 +24,8 @@ api_urlpatterns = [
     path("auth/signup/", account_api.SignupView.as_view(), name="api-signup"),
     path("auth/token/", account_api.TokenView.as_view(), name="api-token"),
     path("auth/logout/", account_api.LogoutView.as_view(), name="api-logout"),
+    path("auth/guest/", account_api.GuestView.as_view(), name="api-guest"),
+    path("auth/keep/", account_api.KeepView.as_view(), name="api-keep"),
     path("me/", account_api.MeView.as_view(), name="api-me"),
     path("me/settings/", account_api.SettingsView.as_view(), name="api-settings"),
     path("me/tokens/", account_api.TokenListView.as_view(), name="api-tokens"),
@@ -34,18 +38,23 @@ api_urlpatterns = [
     path("me/push-preferences/", push_api.PushPreferencesView.as_view(), name="api-push-preferences"),
     path("leaderboard/", rating_api.LeaderboardView.as_view(), name="api-leaderboard"),
     path("players/<str:username>/", rating_api.ProfileView.as_view(), name="api-profile"),
+    path("matches/<int:match_id>/rating/", rating_api.MatchRatingView.as_view(), name="api-match-rating"),
     path("matches/", match_api.MatchListView.as_view(), name="api-matches"),
     path("matches/<int:match_id>/", match_api.MatchDetailView.as_view(), name="api-match"),
     path("matches/<int:match_id>/actions/", match_api.MatchActionView.as_view(), name="api-match-actions"),
     path("matches/<int:match_id>/replay/", match_api.MatchReplayView.as_view(), name="api-match-replay"),
     path("matches/<int:match_id>/resign/", match_api.ResignView.as_view(), name="api-match-resign"),
     path("matches/<int:match_id>/rematch/", table_api.RematchView.as_view(), name="api-match-rematch"),
+    path("matches/<int:match_id>/rematch/answer/", table_api.RematchAnswerView.as_view(),
+         name="api-match-rematch-answer"),
     path("matches/<int:match_id>/analysis/", analysis_api.AnalysisView.as_view(), name="api-match-analysis"),
+    path("offline-matches/", offline_api.OfflineMatchView.as_view(), name="api-offline-matches"),
     path("quick-match/", quickmatch_api.QuickMatchView.as_view(), name="api-quick-match"),
     path("quick-match/here/", quickmatch_api.WhoIsHereView.as_view(), name="api-quick-match-here"),
     path("quick-match/<int:seek_id>/", quickmatch_api.QuickMatchDetailView.as_view(), name="api-quick-match-detail"),
     path("tables/", table_api.TableListView.as_view(), name="api-tables"),
     path("tables/invite/<str:code>/", table_api.TableByCodeView.as_view(), name="api-table-invite"),
+    path("tables/join-by-code/", table_api.TableJoinByCodeView.as_view(), name="api-table-join-by-code"),
     path("tables/<int:table_id>/", table_api.TableDetailView.as_view(), name="api-table"),
     path("tables/<int:table_id>/join/", table_api.TableJoinView.as_view(), name="api-table-join"),
     path("tables/<int:table_id>/leave/", table_api.TableLeaveView.as_view(), name="api-table-leave"),
@@ -64,8 +73,9 @@ page_urlpatterns = [
     path("", match_pages.home, name="home"),
     path("rules/", match_pages.rules, name="rules"),
     path("manifest.webmanifest", match_pages.manifest, name="manifest"),
-    path("sw.js", match_pages.service_worker, name="service_worker"),
+    path("sw.js", offline_pages.service_worker, name="service_worker"),
     path("offline/", match_pages.offline, name="offline"),
+    path("play-offline/", offline_pages.play_offline, name="play_offline"),
     path("matches/", match_pages.my_matches, name="my_matches"),
     path("play/<int:match_id>/", match_pages.table, name="table"),
     path("replay/<int:match_id>/", match_pages.replay, name="replay_viewer"),
@@ -74,13 +84,16 @@ page_urlpatterns = [
     path("invite/<str:code>/", table_pages.invite, name="table_invite"),
     path("leaderboard/", rating_pages.leaderboard_page, name="leaderboard"),
     path("players/<str:username>/", rating_pages.profile_page, name="profile"),
+    path("ratings/", rating_pages.how_ratings_work, name="how_ratings_work"),
     # the settings page shows the sections of concepts above accounts (push), given to it here
     path("settings/", account_pages.settings_page, {"sections": (push_pages.settings_section,)}, name="settings"),
     path("settings/push/", push_pages.preferences_page, name="settings-push"),
     path("settings/push/<int:subscription_id>/remove/", push_pages.remove_subscription_page,
          name="settings-push-remove"),
     path("settings/tokens/<str:token_id>/revoke/", account_pages.revoke_token_page, name="settings-revoke-token"),
+    path("settings/email/<str:token>/", account_pages.confirm_email_page, name="settings-email-confirm"),
     path("accounts/signup/", account_pages.signup, name="signup"),
+    path("accounts/keep/", account_pages.keep_games_page, name="keep-games"),
     path(
         "accounts/login/",
         auth_views.LoginView.as_view(redirect_authenticated_user=True, next_page="home",

@@ -5,16 +5,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth import authenticate, logout
+from django.contrib.auth import authenticate, login, logout, update_session_auth_hash
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api_errors import ERRORS
-from games.errors import GameError, NotFound
-from games.limits import StrictBooleanField
+from games.bounds import StrictBooleanField
+from games.errors import GameError, NotFound, TableConflict
 from games.users import signed_in
 
 from . import commands, reads
@@ -32,6 +33,7 @@ class SettingsSerializer(serializers.Serializer[Any]):
     auto_play = StrictBooleanField(help_text="Play a forced card (the only legal one) for me.")
     sound = StrictBooleanField(help_text="Short sounds at the table.")
     vibration = StrictBooleanField(help_text="Vibrate on my turn, where the device can.")
+    tap_twice = StrictBooleanField(help_text="A first tap on a card raises it, a second tap plays it.")
 
 
 class SignupView(APIView):
@@ -65,7 +67,8 @@ class TokenView(APIView):
                    summary="Exchange username and password for an API token",
                    description="A new token for this client (other clients keep theirs). 400 `bad_credentials`; "
                                "429 `throttled` for too many tries from one address or for one account, 429 "
-                               "`locked_out` after too many failures (for the cool-off, the right password too).")
+                               "`locked_out` after too many failures for the account from this address (for the "
+                               "cool-off, the right password too).")
     def post(self, request: Request) -> Response:
         ser = s.LoginSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
@@ -93,7 +96,54 @@ class MeView(APIView):
     @extend_schema(responses={200: s.MeSerializer, **ERRORS}, summary="The signed-in user")
     def get(self, request: Request) -> Response:
         u = signed_in(request)
-        return Response({"id": u.pk, "username": u.get_username(), "email": u.email, "is_staff": u.is_staff})
+        return Response({"id": u.pk, "username": u.get_username(), "email": u.email, "is_staff": u.is_staff,
+                         "guest": reads.is_guest(u)})
+
+
+class GuestView(APIView):
+    """*Play now*: one tap makes a guest account and signs this browser in with it."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(request=None, responses={201: s.GuestSerializer, 200: s.GuestSerializer, **ERRORS},
+                   summary="Play now: a guest account for this browser (its session), no name or password asked",
+                   description="A generated name (an adjective, an animal, digits); no password: the session "
+                               "signs it in (the CSRF check of a session applies). A guest plays unrated only "
+                               "(403 `guest_unrated` for a rated seek or table), may emote but not chat (403 "
+                               "`guest_chat`), never appears on a leaderboard; *Keep my games* "
+                               "(`/accounts/keep/`) names it. 200 with the account when this session is signed in "
+                               "already; 429 `throttled` past the `guest` limit of new guests from one address.")
+    def post(self, request: Request) -> Response:
+        user = request.user
+        if user is not None and user.is_authenticated:
+            return Response({"user_id": user.pk, "username": user.get_username(), "guest": reads.is_guest(user)})
+        SessionAuthentication().enforce_csrf(request)  # a session log-in: no other site may make one
+        guest = commands.create_guest()
+        login(request._request, guest, backend="django.contrib.auth.backends.ModelBackend")
+        return Response({"user_id": guest.pk, "username": guest.get_username(), "guest": True},
+                        status=status.HTTP_201_CREATED)
+
+
+class KeepView(APIView):
+    """*Keep my games* for a client that is no browser form: the guest becomes a full account, the same user row."""
+
+    @extend_schema(request=s.KeepSerializer, responses={200: s.GuestSerializer, **ERRORS},
+                   summary="Keep my games: a guest chooses a name and a password (the sign-up's rules)",
+                   description="The same account, with every match, option and notice; this session stays "
+                               "signed in. 400 `invalid` with `errors.username` or `errors.password` by the "
+                               "sign-up's rules; 409 `not_a_guest` for an account kept already.")
+    def post(self, request: Request) -> Response:
+        user = signed_in(request)
+        if not reads.is_guest(user):
+            raise TableConflict("not_a_guest", "This account is kept already.")
+        ser = s.KeepSerializer(data=request.data, context={"user": user})
+        ser.is_valid(raise_exception=True)
+        user = commands.keep_guest(user, username=ser.validated_data["username"],
+                                   password=ser.validated_data["password"],
+                                   email=ser.validated_data.get("email", ""))
+        if request.auth is None:  # a session (the guest's own kind): it stays signed in after the new password
+            update_session_auth_hash(request._request, user)
+        return Response({"user_id": user.pk, "username": user.get_username(), "guest": False})
 
 
 class SettingsView(APIView):

@@ -21,6 +21,7 @@ from games.groups import LOBBY_GROUP, user_group
 from .sockets import FollowsAccount
 
 CLOSE_UNAUTHENTICATED = 4401
+CLOSE_RESTART = 1012  # RFC 6455 "service restart": reconnect (and refetch)
 
 
 class UserConsumer(FollowsAccount, AsyncJsonWebsocketConsumer):  # type: ignore[misc]
@@ -60,3 +61,12 @@ class UserConsumer(FollowsAccount, AsyncJsonWebsocketConsumer):  # type: ignore[
 
     async def lobby_updated(self, event: dict[str, Any]) -> None:
         await self.deliver({"type": "lobby", "table_id": event.get("table_id")})
+
+    async def layer_rejoined(self, event: dict[str, Any]) -> None:
+        """Redis lost this socket's groups (restarted empty, flushed, or away for a while) and the channel layer
+        has put it back in them (``callbreak_site.channel_layer``): notices and updates sent meanwhile never came.
+        The socket sends nothing on connect; a page refetches what it shows when its socket opens again
+        (``user_socket.js``), so close with 1012 (service restart) and the page reconnects and refetches."""
+        if self.shut:
+            return
+        await self.close(code=CLOSE_RESTART)

@@ -56,3 +56,19 @@ class BotAccount(models.Model):
 
     def __str__(self) -> str:
         return f"bot account {self.user_id}"
+
+
+class Guest(models.Model):
+    """An account made by one tap on *Play now*: a generated name, no password (the browser session signs it in).
+    It plays unrated only, may emote but not chat, and turns into a full account by *Keep my games* (this row
+    goes; the user row, with its matches, options and notices, stays). Idle for ``GUEST_IDLE_DAYS``, beat removes
+    it: deleted when it sat at no match, else anonymised (``removed_at`` set; its seats read "Guest")."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True,
+                                related_name="guest")
+    created_at = models.DateTimeField(auto_now_add=True)
+    removed_at = models.DateTimeField(null=True, blank=True, db_index=True,
+                                      help_text="Removed for idleness: the account is deactivated and anonymised.")
+
+    def __str__(self) -> str:
+        return f"guest {self.user_id}"

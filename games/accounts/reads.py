@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
+from django.db.models import Max
+from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
+from games.errors import Forbidden
+
 from . import usernames
-from .models import ApiToken, BotAccount, Profile, UsernameKey
+from .models import ApiToken, BotAccount, Guest, Profile, UsernameKey
 
 
 def live_token(digest: str) -> ApiToken | None:
@@ -37,17 +42,22 @@ def tokens_json(user: User, current: ApiToken | None = None) -> list[dict[str, A
             for t in rows]
 
 
-def username_taken(name: str) -> bool:
-    """Whether an account's name is ``name`` or looks like it (same key, see ``games.accounts.usernames``)."""
-    if UsernameKey.objects.filter(key=usernames.key(name)).exists():
-        return True
-    return get_user_model().objects.filter(username__iexact=name).exists()
+def username_taken(name: str, except_user_id: int | None = None) -> bool:
+    """Whether an account's name is ``name`` or looks like it (same key, see ``games.accounts.usernames``);
+    ``except_user_id``: the account being renamed, whose own name does not count."""
+    keys = UsernameKey.objects.filter(key=usernames.key(name))
+    names = get_user_model().objects.filter(username__iexact=name)
+    if except_user_id is not None:
+        keys, names = keys.exclude(user_id=except_user_id), names.exclude(pk=except_user_id)
+    return keys.exists() or names.exists()
 
 
 # The table's options and their defaults: the card speed, a forced card (the only legal one) played for the
-# player, short sounds and a vibration on the player's turn (both wait for a first tap: browsers' autoplay rules).
+# player, short sounds and a vibration on the player's turn (both wait for a first tap: browsers' autoplay rules),
+# and "tap twice to play" (a first tap raises a card, a second plays it: against misclicks on phones).
 CARD_SPEEDS = ("slow", "normal", "fast", "instant")
-TABLE_DEFAULTS: dict[str, Any] = {"card_speed": "normal", "auto_play": True, "sound": True, "vibration": True}
+TABLE_DEFAULTS: dict[str, Any] = {"card_speed": "normal", "auto_play": True, "sound": True, "vibration": True,
+                                  "tap_twice": False}
 
 
 def table_options(profile: Profile | None) -> dict[str, Any]:
@@ -77,3 +87,32 @@ def bot_account_ids(user_ids: list[int] | tuple[int, ...] | set[int]) -> set[int
     if not user_ids:
         return set()
     return set(BotAccount.objects.filter(user_id__in=list(user_ids)).values_list("user_id", flat=True))
+
+
+# --- guests (*Play now, name later*) ---------------------------------------------------------------------
+
+GUEST_UNRATED = "Guests play unrated: keep your games (name and password) to play rated."
+GUEST_NO_CHAT = "Guests may react but not chat: keep your games (name and password) to chat."
+
+
+def is_guest(user: Any) -> bool:
+    """Whether ``user`` (a user or its id) is a guest account (not yet kept)."""
+    user_id = getattr(user, "pk", user)
+    return user_id is not None and Guest.objects.filter(user_id=user_id, removed_at__isnull=True).exists()
+
+
+def check_may_play_rated(user: Any) -> None:
+    """403 ``guest_unrated`` for a guest: a guest has no rating and never appears on a leaderboard."""
+    if is_guest(user):
+        raise Forbidden("guest_unrated", GUEST_UNRATED)
+
+
+def idle_guest_ids(before: datetime, limit: int = 200) -> list[int]:
+    """Guests (not removed yet) whose last activity is before ``before``: the latest of their joining, their
+    last log-in and the last change of any match they sit at (a guest's session stays signed in, so play is
+    the activity that counts)."""
+    activity = Greatest(
+        Coalesce("user__last_login", "user__date_joined"), "user__date_joined",
+        Coalesce(Max("user__seats__match__updated_at"), "user__date_joined"))
+    return list(Guest.objects.filter(removed_at__isnull=True).annotate(active_at=activity)
+                .filter(active_at__lt=before).order_by("active_at").values_list("user_id", flat=True)[:limit])

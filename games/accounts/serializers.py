@@ -15,8 +15,8 @@ User = get_user_model()
 
 class SignupSerializer(serializers.Serializer[Any]):
     username = serializers.CharField(
-        max_length=64, help_text=f"{usernames.ALLOWED_DESCRIPTION}; unique regardless of case and look-alike "
-                                 "letters (Cyrillic а and Latin a are the same).")
+        max_length=64, help_text=f"{usernames.ALLOWED_DESCRIPTION}; unique regardless of case, look-alike "
+                                 "letters (Cyrillic а and Latin a are the same) and . _ - at either end.")
     password = serializers.CharField(write_only=True, trim_whitespace=False, max_length=128)
     email = serializers.EmailField(required=False, allow_blank=True)
 
@@ -26,6 +26,36 @@ class SignupSerializer(serializers.Serializer[Any]):
         except DjangoValidationError as err:
             raise serializers.ValidationError(err.messages, code="bad_username") from None
         if reads.username_taken(name):
+            raise serializers.ValidationError(USERNAME_TAKEN, code="username_taken")
+        return name
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        candidate = User(username=attrs["username"], email=attrs.get("email", ""))
+        try:
+            validate_password(attrs["password"], candidate)
+        except DjangoValidationError as err:
+            raise serializers.ValidationError({"password": list(err.messages)}, code="weak_password") from None
+        return attrs
+
+
+class KeepSerializer(serializers.Serializer[Any]):
+    """*Keep my games* by the API: the sign-up's rules, on the guest's own account (``context["user"]``), whose
+    generated name may stay."""
+
+    username = serializers.CharField(max_length=64, help_text="The name to keep: the generated one or another "
+                                                              "by the sign-up's rules.")
+    password = serializers.CharField(write_only=True, trim_whitespace=False, max_length=128)
+    email = serializers.EmailField(required=False, allow_blank=True)
+
+    def validate_username(self, value: str) -> str:
+        me = self.context["user"]
+        if value == me.get_username():
+            return value
+        try:
+            name = usernames.validate(value)
+        except DjangoValidationError as err:
+            raise serializers.ValidationError(err.messages, code="bad_username") from None
+        if reads.username_taken(name, except_user_id=me.pk):
             raise serializers.ValidationError(USERNAME_TAKEN, code="username_taken")
         return name
 
@@ -54,6 +84,13 @@ class MeSerializer(serializers.Serializer[Any]):
     username = serializers.CharField()
     email = serializers.CharField()
     is_staff = serializers.BooleanField()
+    guest = serializers.BooleanField(help_text="A guest account (Play now): unrated only, no chat, until kept.")
+
+
+class GuestSerializer(serializers.Serializer[Any]):
+    user_id = serializers.IntegerField()
+    username = serializers.CharField(help_text="The generated name.")
+    guest = serializers.BooleanField()
 
 
 class ApiTokenSerializer(serializers.Serializer[Any]):

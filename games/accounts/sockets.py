@@ -17,18 +17,16 @@ from __future__ import annotations
 
 import logging
 import time
-from collections import Counter
 from typing import Any, cast
 
 from channels.db import database_sync_to_async
-from django.conf import settings
 from django.contrib.sessions.backends.base import SessionBase
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
-from games import metrics
+from games import metrics, ratelimit
+from games.bounds import BAD_JSON, decode_frame
 from games.groups import account_group, session_group, token_group
-from games.limits import BAD_JSON, decode_frame
 
 from .models import ApiToken
 
@@ -39,9 +37,8 @@ CLOSE_TOO_MANY = 4429  # the account has SOCKETS_PER_USER sockets open in this p
 CLOSE_TRY_AGAIN = 1013  # "try again later" (RFC 6455): the channel layer (Redis) is away
 RECHECK_SECONDS = 30.0  # an open socket re-checks its credential at most this often, when it next sends
 
-# Open sockets per account in this process. Per process, so a process that dies takes its counts with it;
-# the cap across the site is SOCKETS_PER_USER times the web processes.
-_OPEN: Counter[int] = Counter()
+# Open sockets per account in this process (the rate limits' cap, ``games.ratelimit.OPEN_SOCKETS``).
+_OPEN = ratelimit.OPEN_SOCKETS.counts
 
 
 def credential_groups(user_id: int, token_digest: str | None, session_key: str | None) -> list[str]:
@@ -82,6 +79,15 @@ class FollowsAccount:
     counted_user: int | None = None  # whose socket count this socket is in (once admitted)
     credential_checked_at: float = 0.0
     shut: bool = False  # closed for the account's sake: send nothing more
+    _limited_as: ratelimit.Socket | None = None
+
+    @property
+    def limited_as(self) -> ratelimit.Socket:
+        """This socket as the rate limits count it (its person, address and channel; its own ``socket``
+        scopes' counts), made once."""
+        if self._limited_as is None:
+            self._limited_as = ratelimit.Socket.of(self.scope, getattr(self, "channel_name", ""))
+        return self._limited_as
 
     def _credential(self) -> tuple[int, str | None, Any]:
         user_id = int(self.scope["user"].pk)
@@ -104,9 +110,8 @@ class FollowsAccount:
         (revoked while it opened), ``CLOSE_TOO_MANY`` past ``SOCKETS_PER_USER`` in this process,
         ``CLOSE_TRY_AGAIN`` when the channel layer cannot be reached. A refused socket holds nothing."""
         user_id, digest, session = self._credential()
-        if _OPEN[user_id] >= settings.SOCKETS_PER_USER:
+        if not ratelimit.OPEN_SOCKETS.admit(user_id):
             return CLOSE_TOO_MANY
-        _OPEN[user_id] += 1
         self.counted_user = user_id
         metrics.OPEN_SOCKETS.labels(self.socket_kind).inc()
         key = getattr(session, "session_key", None) if session is not None else None
@@ -137,9 +142,7 @@ class FollowsAccount:
         finally:
             if user_id is not None:
                 metrics.OPEN_SOCKETS.labels(self.socket_kind).dec()
-                _OPEN[user_id] -= 1
-                if _OPEN[user_id] <= 0:
-                    del _OPEN[user_id]
+                ratelimit.OPEN_SOCKETS.release(user_id)
 
     async def refuse(self, code: int) -> None:
         """Refuse an opening socket: a credential that does not hold is refused at the handshake, as before;

@@ -13,10 +13,15 @@ other scripts are letters of their own there and stay), then every letter that l
 digit replaced by it (Cyrillic ``а`` and Greek ``α`` by ``a``, from Unicode's confusables list via
 ``confusable_homoglyphs``; the Latin small capitals such as ``ᴇ`` and other letters Unicode names after a Latin
 letter, such as ``ø``, by that letter), then case folded, then ``i``, ``1`` to ``l`` and ``0`` to ``o`` (a
-capital ``I`` is an ``l`` in many fonts), then ``rn`` to ``m`` and ``vv`` to ``w``. So ``Alice``, ``ALICE``,
-``A1ice``, ``аliсе`` (Cyrillic look-alikes), ``àlice``, ``ạlice`` and ``alicᴇ`` are one name, and ``Ilya`` and
-``llya`` too. The key is stored, unique, beside each account (``games.accounts.models.UsernameKey``); migration
-0007 computed it anew for every account when accents and small capitals joined it.
+capital ``I`` is an ``l`` in many fonts), then ``rn`` to ``m`` and ``vv`` to ``w``, then without the ``.``, ``_``
+and ``-`` at either end (easily missed beside a name). So ``Alice``, ``ALICE``, ``A1ice``, ``аliсе`` (Cyrillic
+look-alikes), ``àlice``, ``ạlice``, ``alicᴇ``, ``alice.`` and ``_alice_`` are one name, and ``Ilya`` and ``llya``
+too. The key is stored, unique, beside each account (``games.accounts.models.UsernameKey``); migrations 0007 (accents
+and small capitals) and 0015 (punctuation at the ends) computed it anew for every account.
+
+The sign-up form, the API and the admin's user forms all apply ``validate`` (the forms through
+``games.accounts.forms.UsernameField``, in place of the model field's ``UnicodeUsernameValidator``) and refuse a
+name whose key is taken; ``HELP_TEXT`` says so.
 """
 
 from __future__ import annotations
@@ -26,12 +31,18 @@ import unicodedata
 from functools import cache
 
 from django.core.exceptions import ValidationError
+from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 MIN_LENGTH, MAX_LENGTH = 2, 30
 PUNCTUATION = "._-"
 MAX_MARKS = 3  # combining marks on one letter (कुँ has two); more is a pile-up meant to hide the name
 ALLOWED_DESCRIPTION = "2 to 30 letters (of one script), digits 0-9 and . _ -, with at least one letter"
+# The rule as the forms show it (sign-up, the admin's user forms), translated.
+HELP_TEXT = format_lazy(
+    "{} {}", gettext_lazy("2 to 30 letters (of one script), digits 0-9 and . _ -, with at least one letter."),
+    gettext_lazy("A name that looks like a taken one (Alice, ALICE, A1ice, alice.) is taken too."))
 # Scripts that may share a name (besides Common: digits and punctuation).
 SCRIPT_GROUPS = ({"HAN", "HIRAGANA", "KATAKANA"}, {"HAN", "HANGUL"}, {"HAN", "BOPOMOFO"})
 FOLD = str.maketrans({"i": "l", "1": "l", "0": "o"})  # after case folding: I, i, l, 1 are one; O, o, 0 too
@@ -140,4 +151,4 @@ def key(username: str) -> str:
     name = name.casefold().translate(FOLD)
     for sequence, single in SEQUENCES:
         name = name.replace(sequence, single)
-    return unicodedata.normalize("NFC", name)
+    return unicodedata.normalize("NFC", name.strip(PUNCTUATION))

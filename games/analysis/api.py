@@ -14,8 +14,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api_errors import ERRORS
+from games.bounds import ascii_int
 from games.errors import GameError, NotFinished
-from games.limits import ascii_int
 from games.matches import reads as match_reads
 from games.matches import store as match_store
 from games.matches.models import Match, Seat

@@ -9,7 +9,6 @@ decides each decision from the replay, the seat and the analysis seed alone). Tw
 from __future__ import annotations
 
 import logging
-import os
 import secrets
 
 from django.conf import settings
@@ -29,10 +28,8 @@ log = logging.getLogger(__name__)
 
 
 def budget() -> int:
-    """Sampled deals per decision (``ANALYSIS_BUDGET`` in the settings or the environment; else the
-    engine's default)."""
-    return int(getattr(settings, "ANALYSIS_BUDGET", None) or os.environ.get("ANALYSIS_BUDGET")
-               or engine.analysis.DEFAULT_BUDGET)
+    """Sampled deals per decision (``ANALYSIS_BUDGET``; 0: the engine's default)."""
+    return settings.ANALYSIS_BUDGET or engine.analysis.DEFAULT_BUDGET
 
 
 def ensure(match: Match, seat: int) -> Analysis:

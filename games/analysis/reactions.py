@@ -9,8 +9,6 @@ until the task is run by hand (the site tests run it themselves).
 
 from __future__ import annotations
 
-import os
-
 from django.conf import settings
 
 from games import outbox
@@ -24,9 +22,8 @@ QUEUE = "analysis"
 
 
 def _eager() -> str:
-    """``ANALYSIS_EAGER`` (settings, then the environment): ``thread`` by default, ``off`` in the tests."""
-    mode = str(getattr(settings, "ANALYSIS_EAGER", None) or os.environ.get("ANALYSIS_EAGER") or "thread")
-    return "skip" if mode == "off" else "thread"
+    """``ANALYSIS_EAGER``: ``thread`` by default, ``off`` in the tests."""
+    return "skip" if settings.ANALYSIS_EAGER == "off" else "thread"
 
 
 def review_finished_match(event: MatchAdvanced) -> None:

@@ -21,11 +21,13 @@ def _tell(user_id: int, payload: dict[str, object] | None) -> None:
 
 def match_advanced(event: MatchAdvanced) -> None:
     """A bot account's turn began: ``your_turn``; the match ended: ``match_over`` to each bot account in it."""
-    if event.bot_account_to_act is not None:
-        _tell(event.bot_account_to_act, commands.record(event.bot_account_to_act, BotEvent.Kind.YOUR_TURN,
-                                                        match_id=event.match_id, seq=event.seq))
+    seat = event.match.seat_to_act
+    if seat is not None and seat.bot_account and seat.user_id is not None and not seat.played_by_bot:
+        _tell(seat.user_id, commands.record(seat.user_id, BotEvent.Kind.YOUR_TURN, match_id=event.match_id,
+                                            seq=event.seq))
     if event.finished:
-        for user_id in sorted(set(event.bot_accounts)):
+        bot_accounts = {s.user_id for s in event.match.seats if s.bot_account and s.user_id is not None}
+        for user_id in sorted(bot_accounts):
             _tell(user_id, commands.record(user_id, BotEvent.Kind.MATCH_OVER, match_id=event.match_id))
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.db.models import Max
 
-from games.limits import ascii_int
+from games.bounds import ascii_int
 from games.matches.models import Match, Seat
 from games.tables.models import Table, TableSeat
 

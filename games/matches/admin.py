@@ -1,5 +1,6 @@
 """Admin of matches: a read-only action log (the log is append-only; editing it would break the replay)
-and an action to abort running matches; the chat reports people send, which staff read and mark handled."""
+and an action to abort running matches. A concept above matches shows its rows on a match's page with
+``add_match_inline`` (table talk: the match's chat)."""
 
 from __future__ import annotations
 
@@ -9,11 +10,9 @@ from django.contrib import admin
 from django.db.models import QuerySet
 from django.db.models.constants import LOOKUP_SEP
 from django.http import HttpRequest
-from django.urls import reverse
-from django.utils.html import format_html
 
 from . import commands
-from .models import Action, ChatMessage, ChatReport, Match, Seat
+from .models import Action, Match, Seat
 
 
 @admin.action(description="Abort selected running matches (nobody is rated)")
@@ -50,23 +49,6 @@ class ActionInline(admin.TabularInline[Action, Match]):
         return False
 
 
-class ChatInline(admin.TabularInline[ChatMessage, Match]):
-    """The match's chat as it was written: a report's context (its link leads here). Read-only."""
-
-    model = ChatMessage
-    extra = 0
-    can_delete = False
-    fields = ("created_at", "seat", "author", "text")
-    readonly_fields = fields
-    verbose_name_plural = "chat"
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin[Match]):
     list_display = ("id", "status", "seq", "turn", "players", "rated", "deadline", "created_at", "finished_at")
@@ -77,7 +59,7 @@ class MatchAdmin(admin.ModelAdmin[Match]):
         "status", "seq", "turn", "seed_commitment", "seed", "bot_seed", "created_by", "created_at",
         "updated_at", "finished_at", "move_seconds", "deadline", "remind_at", "rated", "rated_at", "chat",
     )
-    inlines = [SeatInline, ChatInline, ActionInline]
+    inlines = [SeatInline, ActionInline]  # and those of the concepts above (``add_match_inline``)
     # The seed deals every hand and the bot seed steers every bot: shown once the match is finished only,
     # so staff cannot see the hands of a running match (nor of an aborted one) in the admin.
     SECRET_FIELDS = ("seed", "bot_seed")
@@ -87,6 +69,8 @@ class MatchAdmin(admin.ModelAdmin[Match]):
         seed of a running match): Django allows lookups on a model's own fields unless this refuses them."""
         if any(part in self.SECRET_FIELDS for part in lookup.split(LOOKUP_SEP)):
             return False
+        if lookup == "seats__user__id__exact":  # one person's matches: the link on a user's admin page
+            return True
         return super().lookup_allowed(lookup, value, request)
 
     def get_fields(self, request: HttpRequest, obj: Match | None = None) -> Any:
@@ -125,38 +109,8 @@ class ActionAdmin(admin.ModelAdmin[Action]):
         return False
 
 
-@admin.action(description="Mark selected reports handled")
-def mark_handled(modeladmin: Any, request: HttpRequest, queryset: QuerySet[Any]) -> None:
-    done = queryset.filter(handled=False).update(handled=True)
-    modeladmin.message_user(request, f"Marked {done} report(s) handled.")
-
-
-@admin.register(ChatReport)
-class ChatReportAdmin(admin.ModelAdmin[ChatReport]):
-    """People's reports of chat messages: the message as it was stored, its author and match; staff change
-    nothing but ``handled`` (the rest is the record)."""
-
-    list_display = ("id", "message_text", "author", "match_link", "reporter", "reason", "created_at", "handled")
-    list_filter = ("handled", "created_at")
-    list_editable = ("handled",)
-    list_select_related = ("message", "message__author", "reporter")
-    search_fields = ("message__text", "message__author__username", "reporter__username", "message__match__id")
-    actions = [mark_handled]
-    fields = ("message_text", "author", "match_link", "reporter", "reason", "created_at", "handled")
-    readonly_fields = ("message_text", "author", "match_link", "reporter", "reason", "created_at")
-
-    @admin.display(description="message")
-    def message_text(self, obj: ChatReport) -> str:
-        return obj.message.text
-
-    @admin.display(description="author", ordering="message__author__username")
-    def author(self, obj: ChatReport) -> str:
-        return obj.message.author.get_username()
-
-    @admin.display(description="match")
-    def match_link(self, obj: ChatReport) -> str:
-        url = reverse("admin:games_match_change", args=[obj.message.match_id])
-        return format_html('<a href="{}">Match {}</a>', url, obj.message.match_id)
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False  # people report; staff handle
+def add_match_inline(inline: type[Any], *, after: type[Any] = SeatInline) -> None:
+    """Show another concept's rows on every match's admin page (an inline of its model), after ``after``'s."""
+    if inline not in MatchAdmin.inlines:
+        at = MatchAdmin.inlines.index(after) + 1
+        MatchAdmin.inlines = [*MatchAdmin.inlines[:at], inline, *MatchAdmin.inlines[at:]]

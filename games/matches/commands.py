@@ -1,5 +1,5 @@
 """Commands on matches: create one, a person's action, bot moves, expired turns, reminders, resigning,
-seats handed to bots, aborting, and who has a match page open.
+seats handed to bots, aborting, and the names seats show.
 
 Every change to an existing match goes through ``games.matches.write.match_write`` (lock, checks, log,
 row, events); a task's command that finds its turn gone by (an old ``seq``, a finished match) does nothing,
@@ -11,27 +11,24 @@ from __future__ import annotations
 import logging
 import secrets
 import time
-import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.core.cache import cache
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 
 import engine
 import engine.bots
 from engine.bots import AUTOPILOT_LEVEL, BOT_NAMES, DEFAULT_BOT
-from games import outbox
 from games.accounts import reads as account_reads
-from games.errors import ChatClosed, GameError, MatchNotFound, NotFound, TableConflict
+from games.errors import GameError, MatchNotFound, TableConflict
 
-from . import botchain, deadlines, reads, store
-from .events import ChatSent, NoticeDue
-from .models import Action, ChatMessage, ChatReport, Match, Mute, Presence, Seat
-from .reads import PRESENCE_MAX_AGE
+from . import deadlines, reads, store
+from .botturns import ways as bot_ways
+from .events import ReminderDue, TurnAutoplayed
+from .models import Action, Match, Seat
 from .write import ACTIVE, MatchWrite, match_write
 
 log = logging.getLogger(__name__)
@@ -189,13 +186,13 @@ def submit_action(*, user: User, match_id: int, payload: object) -> tuple[Match,
 
 def play_bot_turn(match_id: int, seq: int) -> int:
     """Play the bot move due at ``seq``, and the bot moves after it while they take less than
-    ``botchain.chain_seconds`` in all; returns how many were played. Idempotent: an old ``seq`` or a
+    ``botturns.ways.chain_seconds`` in all; returns how many were played. Idempotent: an old ``seq`` or a
     person's turn plays nothing. Each move is decided from its seat's view and seeded by its own ``seq``, so
     the moves are the same however they are grouped into transactions."""
     try:
         with match_write(match_id, expect_seq=seq, require=ACTIVE) as write:
             match, played = write.match, 0
-            started, budget = time.monotonic(), botchain.chain_seconds()
+            started, budget = time.monotonic(), bot_ways.chain_seconds()
             while True:
                 state = write.state
                 seat = write.seats[state.turn] if state.turn is not None else None
@@ -231,7 +228,7 @@ def play_expired_turn(match_id: int, seq: int) -> bool:
             if handed:  # the seat changed too: sockets read the match again
                 write.seats_changed()
             if seat.user_id is not None:
-                write.emit(NoticeDue(seat.user_id, match.pk, seq, "handed_over" if handed else "autopilot"))
+                write.emit(TurnAutoplayed(seat.user_id, match.pk, seq, handed_over=handed))
     except GameError:
         return False
     return True
@@ -247,7 +244,7 @@ def send_reminder(match_id: int, seq: int) -> bool:
             write.set(remind_at=None)
             seat = write.seats[match.turn] if match.turn is not None else None
             if seat is not None and seat.user_id is not None and not seat.played_by_bot and not seat.bot_account:
-                write.emit(NoticeDue(seat.user_id, match.pk, seq, "reminder"))
+                write.emit(ReminderDue(seat.user_id, match.pk, seq))
     except GameError:
         return False
     return True
@@ -306,149 +303,9 @@ def abort_match(match: Match) -> bool:
     return True
 
 
-# --- presence: who has a match page open ------------------------------------------------------------
-
-def presence_join(user_id: int, match_id: int, channel_name: str) -> None:
-    """A match socket opened: while it is open the person gets no email or push about that match."""
-    Presence.objects.update_or_create(channel_name=channel_name, defaults={
-        "user_id": user_id, "match_id": match_id, "seen_at": timezone.now()})
-
-
-def presence_renew(channel_name: str) -> None:
-    """The socket is still open (it says so every couple of minutes)."""
-    Presence.objects.filter(channel_name=channel_name).update(seen_at=timezone.now())
-
-
-def presence_leave(channel_name: str) -> None:
-    Presence.objects.filter(channel_name=channel_name).delete()
-
-
-def forget_stale_presence() -> int:
-    """Beat's sweep: presence no socket renewed for ``PRESENCE_MAX_AGE`` (its process died) is forgotten."""
-    return Presence.objects.filter(seen_at__lt=timezone.now() - PRESENCE_MAX_AGE).delete()[0]
-
-
-# --- emotes: a fixed set, nothing to moderate ---------------------------------------------------------
-
-#: The emotes a seat may show (the page draws and names each); nothing else is ever relayed.
-EMOTES = ("hello", "well_played", "thanks", "oops", "wow", "thinking")
-
-
-def check_emote(user_id: int, match_id: int, emote: object) -> str:
-    """An emote a seated person may show now: one of ``EMOTES``, at most ``EMOTE_LIMIT`` in ``EMOTE_WINDOW``
-    seconds per person and match (counted in the cache, so every socket of the person shares the count)."""
-    if not isinstance(emote, str) or emote not in EMOTES:
-        raise GameError("bad_emote", f"An emote is one of: {', '.join(EMOTES)}.", emotes=list(EMOTES))
-    window = float(settings.EMOTE_WINDOW)
-    slot = int(time.time() // window)
-    key = f"emote:{match_id}:{user_id}:{slot}"
-    cache.add(key, 0, timeout=int(window) + 1)
-    try:
-        count = cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.add(key, 1, timeout=int(window) + 1)
-        count = 1
-    if count > int(settings.EMOTE_LIMIT):
-        wait = max(1, int((slot + 1) * window - time.time()) + 1)
-        raise GameError("throttled", f"At most {settings.EMOTE_LIMIT} emotes per {window:g} seconds.",
-                        retry_after=wait)
-    return emote
-
-
-def set_mute(user_id: int, match_id: int, seat_index: object, muted: bool) -> int:
-    """Mute (or unmute) the person at ``seat_index`` of a match both sit at: their emotes and chat messages no
-    longer reach ``user_id`` anywhere. Returns their user id."""
-    if isinstance(seat_index, bool) or not isinstance(seat_index, int) or not 0 <= seat_index <= 3:
-        raise GameError("bad_seat", "A seat is 0, 1, 2 or 3.")
-    seat = Seat.objects.filter(match_id=match_id, index=seat_index, kind=Seat.Kind.HUMAN).first()
-    if seat is None or seat.user_id is None or seat.user_id == user_id:
-        raise GameError("bad_seat", "Only another person at this table can be muted.")
-    if muted:
-        Mute.objects.get_or_create(user_id=user_id, muted_id=seat.user_id)
-    else:
-        Mute.objects.filter(user_id=user_id, muted_id=seat.user_id).delete()
-    return seat.user_id
-
-
-# --- chat: free text at a private table's match --------------------------------------------------------
-
-CHAT_MAX = 200
-# Format characters that reorder or hide text (bidirectional embeddings, overrides and isolates, the BOM): a
-# line could show its words in another order than typed. Joiners stay (Devanagari needs ZWJ and ZWNJ).
-_HIDDEN = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\ufeff")
-_BREAKS = frozenset("\t\n\r\v\f\x85\u2028\u2029")
-
-
-def clean_chat_text(raw: object, *, what: str = "A chat message", allow_empty: bool = False) -> str:
-    """The text as stored and shown: NFC, one line (breaks and runs of spaces become one space, trimmed), no
-    control, surrogate or reordering characters; 1 to ``CHAT_MAX`` characters (0 with ``allow_empty``). A NUL
-    is refused outright (PostgreSQL stores none; a client that sends one is broken or probing)."""
-    if not isinstance(raw, str):
-        raise GameError("bad_text", f"{what} is a string of at most {CHAT_MAX} characters.")
-    if "\x00" in raw:
-        raise GameError("bad_text", f"{what} may not hold a NUL character.")
-    if len(raw) > 4 * CHAT_MAX:  # long before cleaning: refused without the work
-        raise GameError("text_too_long", f"{what} is at most {CHAT_MAX} characters.", limit=CHAT_MAX)
-    kept = []
-    for ch in unicodedata.normalize("NFC", raw):
-        if ch in _BREAKS:
-            kept.append(" ")
-        elif ch not in _HIDDEN and unicodedata.category(ch) not in ("Cc", "Cs"):
-            kept.append(ch)
-    text = " ".join("".join(kept).split())
-    if not text and not allow_empty:
-        raise GameError("empty_text", f"{what} needs some text.")
-    if len(text) > CHAT_MAX:
-        raise GameError("text_too_long", f"{what} is at most {CHAT_MAX} characters.", limit=CHAT_MAX)
-    return text
-
-
-def _chat_seat(user_id: int, match_id: int) -> tuple[Match, Seat]:
-    """The match and the caller's seat: 404 for a stranger (as every match read), 403 ``chat_closed`` where
-    the match has no chat for the caller."""
-    match = store.load(match_id)
-    seat = None if match is None else next(
-        (s for s in store.seats_of(match) if s.kind == Seat.Kind.HUMAN and s.user_id == user_id), None)
-    if match is None or seat is None:
-        raise MatchNotFound()
-    if not reads.chat_open_to(match, seat):
-        raise ChatClosed()
-    return match, seat
-
-
-def send_chat(user_id: int, match_id: int, text: object) -> dict[str, Any]:
-    """Store a chat message from a person seated at a match with chat; once committed, the other people's pages
-    get it (``ChatSent``). The caller counts it against the rate limits first. Returns it as pages get it."""
-    match, seat = _chat_seat(user_id, match_id)
-    if seat.resigned:
-        raise ChatClosed("You resigned this match: its chat is read-only for you.")
-    clean = clean_chat_text(text)
+def rename_seats(user_id: int, name: str) -> int:
+    """Show ``name`` for a person's seats in every match (a removed guest's read "Guest"); the logs and replays
+    are the same (a replay names its players, its verification does not depend on them). The count renamed."""
     with transaction.atomic():
-        message = ChatMessage.objects.create(match_id=match.pk, author_id=user_id, seat=seat.index, text=clean)
-        shown = reads.chat_json(message, seat.name)
-        outbox.emit(ChatSent(match.pk, user_id, shown))
-    return shown
+        return Seat.objects.filter(user_id=user_id, kind=Seat.Kind.HUMAN).exclude(name=name).update(name=name)
 
-
-def _message_id(raw: object) -> int:
-    if isinstance(raw, bool) or not isinstance(raw, int) or raw <= 0:
-        raise GameError("bad_message_id", "`message` is a message's id, a positive integer.")
-    return raw
-
-
-def report_chat(user_id: int, match_id: int, message_id: object, reason: object = "") -> tuple[ChatReport, bool]:
-    """Report another person's message of a match whose chat the caller reads, for staff (the admin's chat
-    reports). Once per person and message: reporting again returns the first report (and False)."""
-    pk = _message_id(message_id)
-    _chat_seat(user_id, match_id)
-    why = clean_chat_text("" if reason is None else reason, what="A reason", allow_empty=True)
-    message = ChatMessage.objects.filter(pk=pk, match_id=match_id).first()
-    if message is None:
-        raise NotFound("No such message at this match.")
-    if message.author_id == user_id:
-        raise GameError("own_message", "You cannot report your own message.")
-    try:
-        with transaction.atomic():
-            return ChatReport.objects.get_or_create(reporter_id=user_id, message=message, defaults={"reason": why})
-    except IntegrityError:  # the same report, at the same moment, from another page
-        return ChatReport.objects.get(reporter_id=user_id, message=message), False

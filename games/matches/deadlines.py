@@ -21,12 +21,12 @@ from .models import Seat
 
 def handover_after() -> int:
     """Expired turns in a row after which the bot takes the seat for the rest of the match."""
-    return int(getattr(settings, "AUTOPILOT_HANDOVER_AFTER", 3))
+    return settings.AUTOPILOT_HANDOVER_AFTER
 
 
 def bot_move_seconds() -> int:
     """A bot account's time per move, wherever it plays (a table's shorter time wins)."""
-    return int(getattr(settings, "BOT_MOVE_SECONDS", 60))
+    return settings.BOT_MOVE_SECONDS
 
 
 def is_timed(move_seconds: int | None, seats: list[Seat]) -> bool:
@@ -44,7 +44,7 @@ def is_live(move_seconds: int | None) -> bool:
 
 def deal_bank(move_seconds: int | None) -> int:
     """Each seat's time bank at the start of every deal of a live match (0 otherwise)."""
-    return int(getattr(settings, "LIVE_BANK_SECONDS", 30)) if is_live(move_seconds) else 0
+    return settings.LIVE_BANK_SECONDS if is_live(move_seconds) else 0
 
 
 def bank_after_move(move_seconds: int, deadline: datetime, bank: int, now: datetime | None = None) -> int:

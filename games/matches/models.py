@@ -6,7 +6,6 @@
 
 from django.conf import settings
 from django.db import models
-from django.utils import timezone
 
 
 class Match(models.Model):
@@ -39,6 +38,9 @@ class Match(models.Model):
     chat = models.BooleanField(
         default=False, help_text="Free-text chat among its people: set when a private table's host and the people "
                                  "who joined by its invitation start it (never a quick match or a public table).")
+    offline = models.BooleanField(
+        default=False, help_text="Played with no connection in the installed app and uploaded as its replay "
+                                 "(verified by the engine; never rated).")
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -136,60 +138,3 @@ class Action(models.Model):
             return {"seat": self.seat, "bid": self.bid}
         return {"seat": self.seat, "card": self.card}
 
-
-class Presence(models.Model):
-    """An open WebSocket on a match page: while one exists the user gets no email for that match. The socket
-    renews ``seen_at`` while it is open; one not renewed for ``PRESENCE_MAX_AGE`` is forgotten (a process that
-    died without closing its sockets)."""
-
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
-    channel_name = models.CharField(max_length=200, unique=True)
-    connected_at = models.DateTimeField(auto_now_add=True)
-    seen_at = models.DateTimeField(default=timezone.now, db_index=True)
-
-
-class Mute(models.Model):
-    """A person who no longer sees another person's emotes and chat messages at any table (until unmuted)."""
-
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    muted = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        constraints = [models.UniqueConstraint(fields=["user", "muted"], name="one_mute_per_pair")]
-
-
-class ChatMessage(models.Model):
-    """A line of free-text chat at a match that has chat (``Match.chat``), from a person seated there. Kept
-    for the match's page (its history on a reload) and for staff, who read the reported ones."""
-
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="chat_messages")
-    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    seat = models.PositiveSmallIntegerField(help_text="The author's seat at the match.")
-    text = models.CharField(max_length=200)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["match", "id"]
-        indexes = [models.Index(fields=["match", "-id"], name="chat_recent_idx")]
-
-    def __str__(self) -> str:
-        return f"{self.author_id} at match {self.match_id}: {self.text[:40]}"
-
-
-class ChatReport(models.Model):
-    """A person's report of another person's chat message, for staff (one per reporter and message)."""
-
-    reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    message = models.ForeignKey(ChatMessage, on_delete=models.CASCADE, related_name="reports")
-    reason = models.CharField(max_length=200, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    handled = models.BooleanField(default=False, db_index=True, help_text="Staff looked at it.")
-
-    class Meta:
-        ordering = ["handled", "-created_at", "-id"]
-        constraints = [models.UniqueConstraint(fields=["reporter", "message"], name="one_report_per_message")]
-
-    def __str__(self) -> str:
-        return f"Report {self.pk} of message {self.message_id}"

@@ -35,18 +35,11 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
     return render(request, "replay.html", {"match_id": match_id})
 
 
-# --- the installable app: manifest, service worker (served from the root so it may control every page),
-# and the page it shows offline. Templates, so they can name the hashed static files.
+# --- the installable app: the manifest and the page it shows offline (the service worker, which keeps what
+# offline play needs, is games.offline.pages'). Templates, so they can name the hashed static files.
 
 def manifest(request: HttpRequest) -> HttpResponse:
     return render(request, "pwa/manifest.webmanifest", {}, content_type="application/manifest+json")
-
-
-def service_worker(request: HttpRequest) -> HttpResponse:
-    response = render(request, "pwa/sw.js", {}, content_type="application/javascript")
-    response["Service-Worker-Allowed"] = "/"
-    response["Cache-Control"] = "no-cache"  # a new version is picked up on the next visit
-    return response
 
 
 def offline(request: HttpRequest) -> HttpResponse:

@@ -8,6 +8,7 @@ checks every key sent against them, both ways, so the two cannot drift apart.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.core.exceptions import ObjectDoesNotExist
@@ -15,12 +16,18 @@ from django.utils import timezone
 from rest_framework import serializers
 
 import engine
+from games import rating_scale
 
 from . import store
-from .models import Match
+from .events import MatchSnapshot, SeatSnapshot
+from .models import Match, Seat
 
 
 def seats_json(match: Match, for_seat: int | None) -> list[dict[str, Any]]:
+    return _seats_json(store.seats_of(match), for_seat)
+
+
+def _seats_json(seats: Sequence[Seat] | Sequence[SeatSnapshot], for_seat: int | None) -> list[dict[str, Any]]:
     return [
         {
             "seat": s.index,
@@ -32,7 +39,7 @@ def seats_json(match: Match, for_seat: int | None) -> list[dict[str, Any]]:
             "bank_seconds": s.bank_seconds,
             "you": s.index == for_seat,
         }
-        for s in store.seats_of(match)
+        for s in seats
     ]
 
 
@@ -63,11 +70,7 @@ def view_after_action(match: Match, seat: int, state: engine.MatchState) -> dict
     """The answer to a person's action: the view after it, or the newest one if bots have answered in
     this process already (eager mode: ``make run``, tests); bots answering on a worker reach the page
     through its socket, so the answer costs no query."""
-    newest = store.newest(match)
-    if newest is not None and newest.version > state.version:
-        match.refresh_from_db(fields=store.ROW_FIELDS)
-        return match_view(match, seat)
-    return match_view(match, seat, state)
+    return match_view(match, seat, store.caught_up(match, state))
 
 
 def _related_pk(match: Match, name: str) -> int | None:
@@ -79,20 +82,20 @@ def _related_pk(match: Match, name: str) -> int | None:
 
 def end_json(match: Match, seat: int) -> dict[str, Any]:
     """What the end screen needs: the table the match came from and its rematch (for a rematch among
-    people), and the viewer's rating change once the rating task has run (conservative μ − 3σ)."""
+    people), and the viewer's rating change once the rating task has run, as people see it (``games.rating_scale``,
+    the same number the ratings' pages show)."""
     rating = None
     user_id = store.seats_of(match)[seat].user_id
     if match.rated and match.rated_at is not None and user_id is not None:
         change = match.rating_changes.filter(rating__user_id=user_id).first()
         if change is not None:
-            before = change.mu_before - 3 * change.sigma_before
-            after = change.conservative_after
-            rating = {"before": round(before, 2), "after": round(after, 2), "change": round(after - before, 2)}
+            rating = rating_scale.change_json(change.mu_before, change.sigma_before,
+                                              change.mu_after, change.sigma_after)
     return {"table_id": _related_pk(match, "table"), "rematch_table_id": _related_pk(match, "rematch_table"),
             "rating": rating}
 
 
-def timing_json(match: Match) -> dict[str, Any]:
+def timing_json(match: Match | MatchSnapshot) -> dict[str, Any]:
     """Correspondence fields: time per move, the current turn's deadline and seconds left, rated."""
     left = None
     if match.deadline is not None and match.status == Match.Status.ACTIVE:
@@ -110,8 +113,18 @@ def match_summary(match: Match, my_seat: int | None = None, *, totals: bool = Tr
     the seats' totals (tenths) so far when ``totals`` (the state: cached after a write, else a replay)."""
     if my_seat is None:
         my_seat = getattr(match, "my_seat", None)
+    return _summary(match, store.seats_of(match), my_seat, list(store.state_of(match).totals) if totals else None)
+
+
+def snapshot_summary(match: MatchSnapshot, my_seat: int) -> dict[str, Any]:
+    """The same row from a write's snapshot (sent to the seat's person once the write committed)."""
+    return _summary(match, match.seats, my_seat, list(match.state.totals))
+
+
+def _summary(match: Match | MatchSnapshot, seats: Sequence[Seat] | Sequence[SeatSnapshot], my_seat: int | None,
+             totals: list[int] | None) -> dict[str, Any]:
     return {
-        "totals": list(store.state_of(match).totals) if totals else None,
+        "totals": totals,
         "id": match.pk,
         "status": match.status,
         "seq": match.seq,
@@ -119,9 +132,10 @@ def match_summary(match: Match, my_seat: int | None = None, *, totals: bool = Tr
         "you": my_seat,
         "your_turn": match.status == Match.Status.ACTIVE and match.turn is not None and match.turn == my_seat,
         "seed_commitment": match.seed_commitment,
-        "seats": seats_json(match, my_seat),
+        "seats": _seats_json(seats, my_seat),
         "created_at": match.created_at.isoformat(),
         "finished_at": match.finished_at.isoformat() if match.finished_at else None,
+        "offline": match.offline,
         **timing_json(match),
     }
 
@@ -185,9 +199,19 @@ class DealSerializer(serializers.Serializer[Any]):
 
 
 class RatingChangeSerializer(serializers.Serializer[Any]):
-    before = serializers.FloatField()
-    after = serializers.FloatField()
-    change = serializers.FloatField()
+    """My rating change at the match as people see it (``games.rating_scale``), and the model's numbers."""
+
+    before = serializers.IntegerField(help_text="The shown rating before the match (1500 + 20 × (mu − 25)).")
+    after = serializers.IntegerField(help_text="The shown rating after it.")
+    change = serializers.IntegerField(help_text="after − before.")
+    provisional_before = serializers.BooleanField()
+    provisional = serializers.BooleanField(help_text="True while sigma is above 5: shown as `1500?`.")
+    text_before = serializers.CharField(help_text="As a page prints it: `1500` or `1500?`.")
+    text = serializers.CharField()
+    mu_before = serializers.FloatField()
+    sigma_before = serializers.FloatField()
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
 
 
 class TimingFields(serializers.Serializer[Any]):
@@ -231,7 +255,7 @@ class MatchViewSerializer(TimingFields):
     finished_at = serializers.DateTimeField(allow_null=True)
     table_id = serializers.IntegerField(allow_null=True, help_text="Once finished: the table it came from.")
     rematch_table_id = serializers.IntegerField(allow_null=True, help_text="Once finished: its rematch, if asked.")
-    rating = RatingChangeSerializer(allow_null=True, help_text="Once rated: my conservative rating before, after.")
+    rating = RatingChangeSerializer(allow_null=True, help_text="Once rated: my rating before and after, as shown.")
 
 
 class MatchSummarySerializer(TimingFields):
@@ -249,3 +273,5 @@ class MatchSummarySerializer(TimingFields):
     finished_at = serializers.DateTimeField(allow_null=True)
     totals = serializers.ListField(child=serializers.IntegerField(), allow_null=True,
                                    help_text="Each seat's total so far (tenths); null beyond the newest rows.")
+    offline = serializers.BooleanField(help_text="Played offline in the installed app and uploaded as its verified "
+                                                 "replay (never rated).")

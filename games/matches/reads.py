@@ -1,22 +1,22 @@
 """Reads of matches: which a person may see, whose turn is due where (beat's sweeps), the bot levels a
-person picks from, and who has a match page open. Loading a match and its state is ``store``'s job; what a
-client is shown of one, ``presenters``'.
+person picks from, and how many matches a person plays at once. Loading a match and its state is ``store``'s
+job; what a client is shown of one, ``presenters``'.
 """
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.contrib.auth.models import User
+from django.db import transaction
 from django.db.models import BooleanField, Case, Count, F, OuterRef, Q, QuerySet, Subquery, Value, When
-from django.utils import timezone
 
 from engine.bots import BOT_NAMES, DEFAULT_BOT, PLAYER_FACING_LEVELS
+from games.bounds import ascii_int
 from games.errors import MatchNotFound
-from games.limits import ascii_int
 
 from . import store
-from .models import ChatMessage, Match, Mute, Presence, Seat
+from .models import Match, Seat
 
 
 def offered_bot_levels() -> list[str]:
@@ -46,11 +46,22 @@ def current_seq(match_id: int, *, default: int) -> int:
     return default if seq is None else seq
 
 
-def waiting_on_a_bot() -> list[tuple[int, int]]:
-    """``(match_id, seq)`` of every running match whose turn is a bot's (beat's recovery sweep)."""
+def waiting_on_a_bot(settled_before: datetime | None = None, since: datetime | None = None) -> list[tuple[int, int]]:
+    """``(match_id, seq)`` of every running match whose turn is a bot's (beat's recovery sweeps), last written
+    before ``settled_before`` and from ``since`` on, if given. A match whose row is locked is left out: a write is
+    under way there (a bot deciding), and whatever it leaves due is found by a later sweep.
+
+    One query, locking only the rows it returns for its moment. With ``since`` a few minutes back it costs about
+    2 ms among 20,000 running matches of 120,000 (the running ones by the ``status`` index, the few written lately
+    joined to their turn's seat by ``(match, index)``); without, a scan of the seats (about 50 ms there)."""
     due = Match.objects.filter(bot_plays("seats__"), seats__index=F("turn"), status=Match.Status.ACTIVE,
                                turn__isnull=False)
-    return list(due.values_list("pk", "seq").distinct())
+    if settled_before is not None:
+        due = due.filter(updated_at__lt=settled_before)
+    if since is not None:
+        due = due.filter(updated_at__gte=since)
+    with transaction.atomic():  # one seat per match joins (the turn's): no duplicates to remove
+        return list(due.order_by().select_for_update(skip_locked=True, of=("self",)).values_list("pk", "seq"))
 
 
 def expired_turns(now: datetime) -> list[tuple[int, int]]:
@@ -114,68 +125,9 @@ def matches_for_user(user: User) -> QuerySet[Match]:
     )
 
 
-# A socket renews its presence every couple of minutes (``consumers.PRESENCE_RENEW_SECONDS``); one not renewed
-# for this long no longer counts as "on the page": a web process that died without closing its sockets must
-# not silence someone's email (beat's sweep deletes such rows).
-PRESENCE_MAX_AGE = timedelta(minutes=10)
-
-
-def on_match_page(user_id: int, match_id: int) -> bool:
-    """Whether the person has the match's page open (then no email or push is sent about it)."""
-    since = timezone.now() - PRESENCE_MAX_AGE
-    return Presence.objects.filter(user_id=user_id, match_id=match_id, seen_at__gte=since).exists()
-
-
 def matches_playing(user_ids: list[int]) -> dict[int, int]:
     """Active matches each user plays in now (seats not handed to the autopilot), in one query: a bot account's
     cap counts them."""
     counts = dict(Seat.objects.filter(user_id__in=user_ids, match__status=Match.Status.ACTIVE, autopilot=False)
                   .order_by().values("user_id").annotate(n=Count("id")).values_list("user_id", "n"))
     return {uid: counts.get(uid, 0) for uid in user_ids}
-
-
-def muted_by(user_id: int) -> set[int]:
-    """The people whose emotes and chat messages ``user_id`` does not see."""
-    return set(Mute.objects.filter(user_id=user_id).values_list("muted_id", flat=True))
-
-
-def people_playing_now() -> int:
-    """People with a match page open now (for "who is here")."""
-    since = timezone.now() - PRESENCE_MAX_AGE
-    return Presence.objects.filter(seen_at__gte=since).values("user_id").distinct().count()
-
-
-# --- chat: free text among the people of a private table's match ----------------------------------------
-
-#: The messages a page is sent when it (re)connects or resyncs: the newest ones, oldest first.
-CHAT_HISTORY = 50
-
-
-def chat_people(match: Match) -> dict[int, int]:
-    """Seat -> user id of the people who may read the match's chat: people's seats, not bot accounts' (a
-    program has nothing to read; a house bot's seat has no user). Empty when the match has no chat."""
-    if not match.chat or match.status == Match.Status.ABORTED:
-        return {}
-    people = {s.index: s.user_id for s in store.seats_of(match)
-              if s.kind == Seat.Kind.HUMAN and s.user_id is not None and not s.bot_account}
-    return people if len(people) >= 2 else {}  # alone with bots: nobody to talk to
-
-
-def chat_open_to(match: Match, seat: Seat) -> bool:
-    """Whether the person at ``seat`` reads this match's chat (and may write, unless they resigned)."""
-    return chat_people(match).get(seat.index) == seat.user_id
-
-
-def chat_json(message: ChatMessage, name: str) -> dict[str, object]:
-    """A message as every page of its match is sent it (``name``: its author's seat name)."""
-    return {"id": message.pk, "seat": message.seat, "name": name, "text": message.text,
-            "at": message.created_at.isoformat()}
-
-
-def recent_chat(match: Match, user_id: int, limit: int = CHAT_HISTORY) -> list[dict[str, object]]:
-    """The newest ``limit`` messages of the match, oldest first, without those of people ``user_id`` muted."""
-    names = {s.index: s.name for s in store.seats_of(match)}
-    rows = list(ChatMessage.objects.filter(match_id=match.pk)
-                .exclude(author_id__in=Mute.objects.filter(user_id=user_id).values("muted_id"))
-                .order_by("-id")[:limit])
-    return [chat_json(row, names.get(row.seat, "")) for row in reversed(rows)]

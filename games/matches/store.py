@@ -208,7 +208,7 @@ class StateCache:
             self._data.clear()
 
 
-STATES = StateCache(int(getattr(settings, "MATCH_STATE_CACHE_SIZE", 2000)))
+STATES = StateCache(settings.MATCH_STATE_CACHE_SIZE)
 
 
 def state_of(match: Match, upto: int | None = None) -> engine.MatchState:
@@ -243,6 +243,17 @@ def remember(match_id: int, bot_seed: str, state: engine.MatchState) -> None:
 def newest(match: Match) -> engine.MatchState | None:
     """The newest state of ``match`` this process has seen (perhaps newer than ``match.seq``), or None."""
     return STATES.get(match)
+
+
+def caught_up(match: Match, state: engine.MatchState) -> engine.MatchState:
+    """``state``, just committed by a write of ``match``, or the newest state of the match if this process has
+    seen a newer one already (the bots answered in this process: eager mode, ``make run``, tests); then the row
+    is read again too, so the row and the state agree. Bots answering on a worker cost no query here."""
+    newer = newest(match)
+    if newer is None or newer.version <= state.version:
+        return state
+    match.refresh_from_db(fields=ROW_FIELDS)
+    return state_of(match)
 
 
 def states_of(matches: list[Match]) -> dict[int, engine.MatchState]:

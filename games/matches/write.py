@@ -10,7 +10,8 @@ to a bot, aborting, rating) runs inside ``with match_write(match_id, ...) as w:`
 4. on leaving, writes it all at once (the new actions and the row's changed fields in one statement, see
    ``store.save``; the changed seats), then hands the events to ``games.outbox``, which lets them out only
    once the transaction commits: a ``MatchAdvanced`` for new actions first, then ``SeatsChanged``, then the
-   others in order.
+   others in order. The first two carry one ``MatchSnapshot`` of the match as the write left it, from which
+   each concept's reactions derive what they need.
 
 An exception inside the body writes and emits nothing (the transaction rolls back).
 """
@@ -29,8 +30,8 @@ import engine
 from games import outbox
 from games.errors import GameError, MatchNotFound, NotFinished, StaleSeq
 
-from . import deadlines, presenters, store
-from .events import MatchAdvanced, SeatsChanged
+from . import deadlines, store
+from .events import MatchAdvanced, MatchSnapshot, SeatsChanged
 from .models import Action, Match, Seat
 
 
@@ -160,33 +161,16 @@ class MatchWrite:
         store.save(match, self._fields, self._log)
         for index, fields in sorted(self._seat_fields.items()):
             self.seats[index].save(update_fields=sorted(fields))
-        if self._since is not None:
-            state = self.state
-            turn_seat = self.seats[state.turn] if state.turn is not None and not state.is_finished else None
-            outbox.emit(MatchAdvanced(
-                match_id=match.pk, seq=state.version, since=self._since, state=state, state_key=match.bot_seed,
-                deadline=match.deadline, remind_at=match.remind_at, move_seconds=match.move_seconds,
-                rated=match.rated, bot_to_act=turn_seat is not None and turn_seat.played_by_bot,
-                bot_level=turn_seat.bot if turn_seat is not None and turn_seat.played_by_bot else "",
-                person_to_act=turn_seat.user_id if turn_seat is not None and match.deadline is not None else None,
-                summaries=self._summaries(),
-                bot_account_to_act=turn_seat.user_id if turn_seat is not None and turn_seat.bot_account
-                and not turn_seat.played_by_bot else None,
-                bot_accounts=tuple(s.user_id for s in self.seats if s.bot_account and s.user_id is not None)))
-        if self._seats_changed is not None:
-            outbox.emit(SeatsChanged(match_id=match.pk, seq=match.seq, bot_to_act=self._seats_changed,
-                                     summaries=self._summaries()))
+        if self._since is not None or self._seats_changed is not None:
+            snapshot = MatchSnapshot.of(match, self.seats, self.state)
+            if self._since is not None:
+                outbox.emit(MatchAdvanced(match=snapshot, since=self._since))
+            if self._seats_changed is not None:
+                outbox.emit(SeatsChanged(match=snapshot, bot_to_act=self._seats_changed))
         for event in self._events:
             outbox.emit(event)
         self._log, self._fields, self._seat_fields, self._events = [], set(), {}, []
         self._since, self._seats_changed = None, None
-
-    def _summaries(self) -> tuple[tuple[int, dict[str, Any]], ...]:
-        """Each person's row of "My matches" as it stands now (sent once committed)."""
-        totals = list(self.state.totals)
-        return tuple((seat.user_id, {**presenters.match_summary(self.match, seat.index, totals=False),
-                                     "totals": totals})
-                     for seat in self.seats if seat.user_id is not None)
 
 
 @contextmanager

@@ -17,7 +17,7 @@ def carry_over_drf_tokens(apps, schema_editor):
     if "authtoken_token" not in connection.introspection.table_names():
         return
     ApiToken = apps.get_model("games", "ApiToken")
-    expires = timezone.now() + timedelta(days=int(getattr(settings, "API_TOKEN_TTL_DAYS", 30)))
+    expires = timezone.now() + timedelta(days=settings.API_TOKEN_TTL_DAYS)
     with connection.cursor() as cursor:
         cursor.execute("SELECT key, user_id FROM authtoken_token")
         rows = cursor.fetchall()

@@ -44,19 +44,16 @@ def record(user_id: int, match_id: int, seq: int, kind: str) -> tuple[Notice, di
         "seq": seq,
         "deadline": match.deadline.isoformat() if match.deadline else None,
     }
-    if kind == Notice.Kind.REMATCH:
-        table = Table.objects.filter(rematch_of_id=match_id).first()
-        payload.update(table_id=table.pk if table else None, code=table.invite_code if table else None)
+    if kind == Notice.Kind.REMATCH:  # answered on the finished match's end dialog (its page: /play/<id>/)
+        table = Table.objects.select_related("host").filter(rematch_of_id=match_id).first()
+        payload.update(table_id=table.pk if table else None,
+                       asked_by=table.host.get_username() if table else None)
     return obj, payload
 
 
 def _email_text(notice: Notice) -> tuple[str, str]:
     match = notice.match
     link = f"{settings.SITE_URL.rstrip('/')}/play/{match.pk}/"
-    if notice.kind == Notice.Kind.REMATCH:
-        table = Table.objects.filter(rematch_of=match).first()
-        if table is not None:
-            link = f"{settings.SITE_URL.rstrip('/')}/invite/{table.invite_code}/"
     left = ""
     if match.deadline and notice.kind in (Notice.Kind.YOUR_TURN, Notice.Kind.REMINDER):
         hours = max(0, int((match.deadline - timezone.now()).total_seconds() // 3600))

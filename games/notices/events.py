@@ -17,3 +17,16 @@ class NoticeRecorded(Event):
     match_id: int
     seq: int
     kind: str
+
+
+@dataclass(frozen=True)
+class NoticeDue(Event):
+    """Tell a person about a match (``kind``: a ``Notice.Kind``): once, in their tabs and by email. For concepts
+    above notices (nothing emits it today; quick match would, for ``quick_match``). Those below emit their own
+    events (a turn autoplayed, a reminder due, a rematch asked), which ``games.notices.reactions`` turns into
+    notices."""
+
+    user_id: int
+    match_id: int
+    seq: int
+    kind: str

@@ -13,7 +13,8 @@ class Notice(models.Model):
         AUTOPILOT = "autopilot", "Autopilot moved"
         HANDED_OVER = "handed_over", "Seat given to the bot"
         REMATCH = "rematch", "Invited to a rematch"
-        # For the quick-match queue to come: nothing records this kind yet (push preferences already offer it).
+        # Quick match (games/quickmatch) tells a seated person on their open tabs (``/ws/me/``), so nothing records
+        # this kind today; push preferences and the email subjects offer it for a notice when nobody is there.
         QUICK_MATCH = "quick_match", "Quick match found"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notices")

@@ -7,7 +7,7 @@ from typing import Any
 from django.contrib.auth.models import User
 
 from games.accounts import reads as account_reads
-from games.matches import reads as match_reads
+from games.presence import reads as presence_reads
 
 from .models import Notice
 
@@ -21,4 +21,4 @@ def latest_notices(user: User, limit: int = 50) -> list[dict[str, Any]]:
 def should_email(user_id: int, match_id: int) -> bool:
     """Email goes out unless the person turned it off or has the match page open (a ``Presence`` row per
     open match socket); an address is checked when sending."""
-    return not match_reads.on_match_page(user_id, match_id) and account_reads.wants_email(user_id)
+    return not presence_reads.on_match_page(user_id, match_id) and account_reads.wants_email(user_id)

@@ -12,15 +12,17 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api_errors import ERRORS
-from games.limits import StrictBooleanField
+from games.bounds import StrictBooleanField
 from games.users import signed_in
 
 from . import commands, reads
 
 
 class PublicKeySerializer(serializers.Serializer[Any]):
-    public_key = serializers.CharField(help_text="The VAPID public key (base64url, uncompressed P-256 point): "
-                                                 "PushManager.subscribe's applicationServerKey.")
+    enabled = serializers.BooleanField(help_text="Whether push is set up on this site (VAPID keys).")
+    public_key = serializers.CharField(allow_null=True,
+                                       help_text="The VAPID public key (base64url, uncompressed P-256 point): "
+                                                 "PushManager.subscribe's applicationServerKey; null when push is off.")
 
 
 class SubscriptionKeysSerializer(serializers.Serializer[Any]):
@@ -57,7 +59,8 @@ class PreferencesSerializer(serializers.Serializer[Any]):
     autopilot = StrictBooleanField(required=False)
     handed_over = StrictBooleanField(required=False)
     rematch = StrictBooleanField(required=False)
-    quick_match = StrictBooleanField(required=False, help_text="Kept for quick matches, which do not exist yet.")
+    quick_match = StrictBooleanField(
+        required=False, help_text="A quick match found (nothing sends it today: seated people hear it on their tabs).")
 
 
 class PushKeyView(APIView):
@@ -66,12 +69,11 @@ class PushKeyView(APIView):
 
     @extend_schema(responses={200: PublicKeySerializer, **ERRORS},
                    summary="The site's VAPID public key, to subscribe a browser with",
-                   description="404 `push_off` when push is not set up on this site (no VAPID keys).")
+                   description="`enabled` false (and `public_key` null) when push is not set up on this site (no "
+                               "VAPID keys): an answer, not a 404, so a page asking logs no error.")
     def get(self, request: Request) -> Response:
         key = reads.public_key()
-        if key is None:
-            raise commands.PushOff(status=404)
-        return Response({"public_key": key})
+        return Response({"enabled": key is not None, "public_key": key})
 
 
 class PushSubscriptionListView(APIView):
@@ -84,10 +86,12 @@ class PushSubscriptionListView(APIView):
                    summary="Subscribe this browser to push notifications",
                    description="The body is the browser's `PushSubscription.toJSON()`. 201 with the new id; the "
                                "same endpoint again answers 200 with the same id (its keys and language updated). "
+                               "Another account's endpoint moves to the caller (201) only with its keys (the same "
+                               "browser), else 409 `endpoint_taken`. "
                                "Pushes are written in the language of this request. The endpoint must be https "
-                               "and resolve to public addresses only (400 `bad_endpoint`); keys must be a P-256 "
-                               "point and a 16-byte secret (400 `bad_keys`); 409 `push_off` when push is not set "
-                               "up. A person keeps the newest PUSH_SUBSCRIPTIONS_PER_USER subscriptions.")
+                               "on port 443 and resolve to public addresses only (400 `bad_endpoint`); keys must "
+                               "be a P-256 point and a 16-byte secret (400 `bad_keys`); 409 `push_off` when push "
+                               "is not set up. A person keeps the newest PUSH_SUBSCRIPTIONS_PER_USER subscriptions.")
     def post(self, request: Request) -> Response:
         ser = SubscribeSerializer(data=request.data)
         ser.is_valid(raise_exception=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hmac
 import json
 import logging
 from dataclasses import dataclass
@@ -51,20 +52,46 @@ def _b64url(value: Any, name: str, length: int) -> bytes:
     return raw
 
 
-def _check_keys(p256dh: Any, auth: Any) -> None:
-    """The browser's P-256 public key (65 bytes, a point on the curve) and its 16-byte auth secret."""
+class EndpointTaken(GameError):
+    """Another account's subscription has this endpoint, with other keys (409 ``endpoint_taken``)."""
+
+    status = 409
+
+    def __init__(self) -> None:
+        super().__init__("endpoint_taken", "This endpoint is another account's push subscription; only the "
+                                           "browser that holds it (the same keys) can move it to you.")
+
+
+def _check_keys(p256dh: Any, auth: Any) -> bytes:
+    """The browser's P-256 public key (65 bytes, a point on the curve) and its 16-byte auth secret, both
+    decoded, as one value to compare."""
     raw = _b64url(p256dh, "p256dh", 65)
     try:
         ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), raw)
     except ValueError:
         raise GameError("bad_keys", "keys.p256dh is not a P-256 public key.") from None
-    _b64url(auth, "auth", 16)
+    return raw + _b64url(auth, "auth", 16)
+
+
+def _held_by_caller(sub: PushSubscription, user: User, keys: bytes) -> bool:
+    """Whether ``user`` may update or take ``sub``: it is theirs, or they sent its keys. The endpoint alone
+    moves nothing: it is a URL that leaks (logs, a shared screen), while the auth secret stays in the browser
+    that subscribed; a browser signed in to another account sends the same keys."""
+    if sub.user_id == user.pk:
+        return True
+    try:
+        stored = _check_keys(sub.p256dh, sub.auth)
+    except GameError:
+        return False
+    return hmac.compare_digest(stored, keys)
 
 
 def subscribe(user: User, data: Any, *, language: str, client: str = "") -> tuple[PushSubscription, bool]:
     """Store the browser's ``PushSubscription.toJSON()`` for ``user``; (subscription, created). The same endpoint
-    again updates the one stored (its keys, language; an endpoint another account subscribed on this browser
-    moves to ``user``). A person keeps the newest ``PUSH_SUBSCRIPTIONS_PER_USER``; older ones are dropped."""
+    again updates the one stored (its keys, language). An endpoint another account subscribed moves to ``user``
+    only with the same keys (the same browser, signed in to another account); with other keys it stays its
+    owner's (``EndpointTaken``; a stale one is deleted when its push service answers 404 or 410). A person keeps
+    the newest ``PUSH_SUBSCRIPTIONS_PER_USER``; older ones are dropped."""
     if not reads.push_on():
         raise PushOff()
     if not isinstance(data, dict):
@@ -72,23 +99,24 @@ def subscribe(user: User, data: Any, *, language: str, client: str = "") -> tupl
     keys = data.get("keys")
     if not isinstance(keys, dict):
         raise GameError("bad_keys", "keys must be an object with p256dh and auth.")
-    _check_keys(keys.get("p256dh"), keys.get("auth"))
+    sent_keys = _check_keys(keys.get("p256dh"), keys.get("auth"))
     endpoint = endpoints.check_for_subscription(data.get("endpoint"))  # type: ignore[arg-type]
     fields = {"user": user, "p256dh": keys["p256dh"], "auth": keys["auth"], "language": reads.language_of(language),
               "client": client[:120]}
     with transaction.atomic():
-        existing = PushSubscription.objects.select_for_update().filter(endpoint=endpoint.url).first()
-        created = existing is None or existing.user_id != user.pk
-        if existing is None:
+        sub = PushSubscription.objects.select_for_update().filter(endpoint=endpoint.url).first()
+        created = sub is None
+        if sub is None:
             try:
                 with transaction.atomic():
                     sub = PushSubscription.objects.create(endpoint=endpoint.url, **fields)
-            except IntegrityError:  # the same browser subscribed twice at once
+            except IntegrityError:  # the same endpoint subscribed twice at once
                 sub = PushSubscription.objects.select_for_update().get(endpoint=endpoint.url)
-                created = sub.user_id != user.pk
-                _update(sub, fields)
-        else:
-            sub = existing
+                created = False
+        if not created:
+            if not _held_by_caller(sub, user, sent_keys):
+                raise EndpointTaken()
+            created = sub.user_id != user.pk
             _update(sub, fields)
         keep = list(PushSubscription.objects.filter(user=user).order_by("-created_at", "-id")
                     .values_list("pk", flat=True)[:settings.PUSH_SUBSCRIPTIONS_PER_USER])

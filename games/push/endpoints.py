@@ -1,11 +1,12 @@
 """Where a push may go: a push endpoint is a URL the server will call, chosen by a browser (or anyone with an
-account), so it must be https on public addresses only, checked when subscribing and again when sending.
+account), so it must be https on port 443 and public addresses only, checked when subscribing and again when
+sending.
 
 A host name is resolved and every address it resolves to must be public (not private, loopback, link-local,
 multicast, reserved, shared or unspecified); the sender then connects to the address checked here, so a DNS
 answer that changes between the check and the connection (DNS rebinding) cannot lead it to a private one.
 ``PUSH_ALLOW_HTTP_HOSTS`` (``host[:port]``, comma-separated) names stand-in push services the operator trusts,
-such as a test's local server: plain http and any address are allowed for those.
+such as a test's local server: plain http, any port and any address are allowed for those.
 """
 
 from __future__ import annotations
@@ -20,6 +21,11 @@ from django.conf import settings
 from games.errors import GameError
 
 MAX_ENDPOINT_LENGTH = 1024
+PORT = 443  # every push service listens on https' port; another port would make the worker a port scanner
+# IPv6 ranges that carry an IPv4 address (RFC 6052, RFC 4380) and the 6to4 relays' anycast (RFC 3068, deprecated).
+NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
+TEREDO = ipaddress.IPv6Network("2001::/32")
+SIX_TO_FOUR_RELAYS = ipaddress.IPv4Network("192.88.99.0/24")
 
 
 class EndpointRefused(GameError):
@@ -77,25 +83,43 @@ def parse(url: str) -> Endpoint:
     if parts.fragment:
         raise EndpointRefused("The endpoint must not have a fragment.")
     scheme = parts.scheme.lower()
-    port = port or (443 if scheme == "https" else 80)
+    port = port if port is not None else (443 if scheme == "https" else 80)
     allowed = trusted_hosts()
     trusted = host in allowed or f"{host}:{port}" in allowed or f"[{host}]:{port}" in allowed
     if scheme != "https" and not (scheme == "http" and trusted):
         raise EndpointRefused("The endpoint must be an https URL.")
+    if port != PORT and not trusted:
+        raise EndpointRefused(f"The endpoint must be on port {PORT} (push services are), not {port}.")
     target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     return Endpoint(url=url, scheme=scheme, host=host, port=port, target=target, trusted=trusted)
 
 
+def _public(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    return ip.is_global and not (ip.is_private or ip.is_loopback or ip.is_link_local or ip.is_multicast
+                                 or ip.is_reserved or ip.is_unspecified)
+
+
 def is_public(address: str) -> bool:
-    """Whether ``address`` is on the public internet (IPv4-mapped IPv6 judged by its IPv4 address)."""
+    """Whether ``address`` is on the public internet. An IPv6 address that carries an IPv4 one is judged by it:
+    IPv4-mapped (``::ffff:a.b.c.d``) and NAT64 (``64:ff9b::a.b.c.d``, reached through a gateway to that IPv4
+    address) by that address alone, 6to4 (``2002:AABB:CCDD::``, tunnelled to ``A.B.C.D``) by it too; Teredo
+    (``2001::/32``, a client's tunnel, never a push service) is refused, as is the 6to4 relays' anycast
+    ``192.88.99.0/24``."""
     try:
         ip = ipaddress.ip_address(address.split("%", 1)[0])
     except ValueError:
         return False
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return ip.is_global and not (ip.is_private or ip.is_loopback or ip.is_link_local or ip.is_multicast
-                                 or ip.is_reserved or ip.is_unspecified)
+    if isinstance(ip, ipaddress.IPv4Address):
+        return _public(ip) and ip not in SIX_TO_FOUR_RELAYS
+    if ip.ipv4_mapped is not None:
+        return is_public(str(ip.ipv4_mapped))
+    if ip in NAT64:
+        return is_public(str(ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)))
+    if ip in TEREDO:
+        return False
+    if ip.sixtofour is not None and not is_public(str(ip.sixtofour)):
+        return False
+    return _public(ip)
 
 
 def resolve(host: str, port: int) -> list[str]:

@@ -27,8 +27,8 @@ class PushSubscription(models.Model):
 
 
 class PushPreferences(models.Model):
-    """Which kinds of notice a person wants pushed (all by default, as with email). ``quick_match``: kept for the
-    quick-match queue, which does not exist yet; nothing records that kind today."""
+    """Which kinds of notice a person wants pushed (all by default, as with email). ``quick_match``: quick match
+    (games/quickmatch) tells a seated person on their open tabs, so nothing records that kind today."""
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_preferences")
     your_turn = models.BooleanField(default=True)

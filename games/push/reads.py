@@ -12,15 +12,15 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games.matches import reads as match_reads
 from games.notices.models import Notice
+from games.presence import reads as presence_reads
 from games.tables.models import Table
 
 from . import webpush
 from .models import PushPreferences, PushSubscription
 
-# Every kind of notice that may be pushed, in the settings page's order, with its label there. ``quick_match``
-# exists for the quick-match queue to come: nothing records such a notice yet.
+# Every kind of notice that may be pushed, in the settings page's order, with its label there. ``quick_match``:
+# quick match (games/quickmatch) tells a seated person on their open tabs, so nothing records such a notice today.
 KINDS: tuple[tuple[str, Any], ...] = (
     (Notice.Kind.YOUR_TURN, gettext_lazy("Your turn")),
     (Notice.Kind.REMINDER, gettext_lazy("Reminder before your time runs out")),
@@ -62,7 +62,7 @@ def should_push(user_id: int, match_id: int, kind: str) -> bool:
     """Push is on, the person wants this kind, and does not have the match page open (emails agree: no email
     then either)."""
     return (push_on() and preferences(user_id).get(kind, False)
-            and not match_reads.on_match_page(user_id, match_id)
+            and not presence_reads.on_match_page(user_id, match_id)
             and get_user_model().objects.filter(pk=user_id, is_active=True).exists())
 
 

@@ -11,7 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api_errors import ERRORS
-from games.limits import StrictBooleanField
+from games.bounds import StrictBooleanField
 from games.users import signed_in
 
 from . import commands, reads
@@ -45,7 +45,11 @@ class QuickMatchView(APIView):
                                "`\"pool\": \"bots\"` is the bot ladder (bot accounts only, always rated, the house "
                                "bots `heuristic` and `strong` after `QUICK_MATCH_BOT_POOL_AFTER` s): 403 `not_a_bot` "
                                "for a person, 403 `bots_pool_only` for a bot account in `people`, 400 `bad_pool`, "
-                               "400 `ladder_is_rated`, 409 `too_many_matches` at the bot's cap.")
+                               "400 `ladder_is_rated`. 403 `guest_unrated` for a guest's rated seek. 409 "
+                               "`too_many_matches` (with its `limit`) at the cap: a bot's matches at once, a "
+                               "person's live quick matches at once (`QUICK_MATCH_MAX_LIVE_MATCHES`, 3; "
+                               "correspondence is not capped); a waiting seek whose owner is at the cap waits until "
+                               "one of those ends. Upgrading to a bot account cancels my waiting seek.")
     def post(self, request: Request) -> Response:
         ser = NewSeekSerializer(data=request.data)
         ser.is_valid(raise_exception=True)

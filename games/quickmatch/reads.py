@@ -1,13 +1,16 @@
-"""Reads of quick match: a seek as the API shows it, a person's skill, the bot levels' skills."""
+"""Reads of quick match: a seek as the API shows it, a person's skill, the bot levels' skills, the live quick
+matches each person plays."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.conf import settings
+from django.db.models import Count, F
 
 from engine.bots import LEVELS
 from games.errors import GameError
+from games.matches.models import Match
 from games.ratings.models import Rating
 
 from .models import Seek
@@ -66,3 +69,13 @@ def nearest_bot_level(skill: float) -> str:
 def people_waiting() -> int:
     """People waiting for a table (the bots' pool is not counted: its bot accounts are programs)."""
     return Seek.objects.filter(status=Seek.Status.WAITING, pool=Seek.Pool.PEOPLE).count()
+
+
+def live_matches_playing(user_ids: list[int]) -> dict[int, int]:
+    """Live quick matches each person plays now, in one query: running matches their live seeks were seated at,
+    their seat there not handed to the autopilot (as a bot account's cap counts ``matches_playing``)."""
+    counts = dict(Seek.objects.filter(user_id__in=user_ids, status=Seek.Status.MATCHED, pace=Seek.Pace.LIVE,
+                                      match__status=Match.Status.ACTIVE, match__seats__user_id=F("user_id"),
+                                      match__seats__autopilot=False)
+                  .order_by().values("user_id").annotate(n=Count("id")).values_list("user_id", "n"))
+    return {uid: counts.get(uid, 0) for uid in user_ids}

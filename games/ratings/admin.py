@@ -7,6 +7,8 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
+from games import rating_scale
+
 from .models import Rating, RatingChange
 
 
@@ -23,11 +25,16 @@ class RatingChangeInline(admin.TabularInline[RatingChange, Rating]):
 
 @admin.register(Rating)
 class RatingAdmin(admin.ModelAdmin[Rating]):
-    list_display = ("name", "bot", "mu", "sigma", "conservative_rating", "games", "updated_at")
+    list_display = ("name", "bot", "shown_rating", "mu", "sigma", "conservative_rating", "games", "updated_at")
     list_filter = ("games",)
     search_fields = ("user__username", "bot")
     readonly_fields = ("user", "bot", "mu", "sigma", "games", "updated_at")
     inlines = [RatingChangeInline]
+
+    @admin.display(description="rating shown", ordering="mu")
+    def shown_rating(self, obj: Rating) -> str:
+        """The number people see (``rating_scale.shown``), "?" while provisional."""
+        return rating_scale.shown_text(obj.mu, obj.sigma)
 
     @admin.display(description="μ − 3σ")
     def conservative_rating(self, obj: Rating) -> str:

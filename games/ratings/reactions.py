@@ -10,5 +10,5 @@ from . import tasks
 
 def rate_finished_match(event: MatchAdvanced) -> None:
     """A rated match finished: its rating task (idempotent; beat's sweep sends it again if it is lost)."""
-    if event.finished and event.rated:
+    if event.finished and event.match.rated:
         outbox.task_now(tasks.rate_match, event.match_id)

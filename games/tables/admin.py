@@ -24,10 +24,10 @@ class TableSeatInline(admin.TabularInline[TableSeat, Table]):
 
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin[Table]):
-    list_display = ("id", "host", "visibility", "move_seconds", "rated", "status", "match", "created_at",
-                    "expires_at")
+    list_display = ("id", "host", "visibility", "room_code", "move_seconds", "rated", "status", "match",
+                    "created_at", "expires_at")
     list_filter = ("status", "visibility", "rated", "move_seconds", "created_at")
-    search_fields = ("id", "host__username", "invite_code", "seats__user__username")
-    readonly_fields = ("invite_code", "match", "created_at")
+    search_fields = ("id", "host__username", "invite_code", "=room_code", "seats__user__username")
+    readonly_fields = ("invite_code", "room_code", "match", "created_at")
     raw_id_fields = ("host",)
     inlines = [TableSeatInline]

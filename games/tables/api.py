@@ -12,7 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api_errors import ERRORS
-from games.limits import StrictBooleanField
+from games.bounds import StrictBooleanField
 from games.users import signed_in
 
 from . import commands, reads
@@ -47,6 +47,8 @@ class TableSerializer(serializers.Serializer[Any]):
     status = serializers.CharField()
     seats = serializers.JSONField()
     invite_code = serializers.CharField(allow_null=True, help_text="Shown to members and code holders only.")
+    room_code = serializers.CharField(allow_null=True, help_text="A private open table's short code to read out "
+                                                                 "(6 characters); to members and code holders only.")
     match_id = serializers.IntegerField(allow_null=True, help_text="Once started; members only.")
 
 
@@ -107,6 +109,26 @@ class TableByCodeView(APIView):
         return Response(reads.table_json(table, signed_in(request), code))
 
 
+class JoinByCodeSerializer(serializers.Serializer[Any]):
+    code = serializers.CharField(max_length=32, help_text="The room code the host reads out, in any case; spaces "
+                                                          "and dashes between its characters are ignored.")
+
+
+class TableJoinByCodeView(APIView):
+    @extend_schema(request=JoinByCodeSerializer, responses={200: TableSerializer, **ERRORS},
+                   summary="Join a private table by its room code",
+                   description="Takes the first empty seat at the open table with this code (as `join` with its "
+                               "invitation), or answers the table when I sit there already. 400 `bad_code` for "
+                               "text that cannot be a code (6 of `23456789ABCDEFGHJKMNPQRSTUVWXYZ`); 404 "
+                               "`no_such_code` when no open table has it; 409 `table_full`; 429 past the "
+                               "`join_code` rate limit (20 a minute by default).")
+    def post(self, request: Request) -> Response:
+        data = _valid(JoinByCodeSerializer, request)
+        user = signed_in(request)
+        table = commands.join_by_room_code(user, data["code"])
+        return Response(reads.table_json(table, user, table.invite_code))
+
+
 class TableJoinView(APIView):
     @extend_schema(request=JoinSerializer, responses={200: TableSerializer, **ERRORS},
                    summary="Take a seat (the first empty one unless `seat` is given)")
@@ -154,16 +176,66 @@ class TableStartView(APIView):
         return Response(reads.table_json(table, signed_in(request)), status=status.HTTP_201_CREATED)
 
 
+class RematchWaitingSerializer(serializers.Serializer[Any]):
+    seat = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class RematchSerializer(serializers.Serializer[Any]):
+    type = serializers.CharField(help_text="`rematch` (the same shape is sent on `/ws/me/`).")
+    match_id = serializers.IntegerField(help_text="The finished match.")
+    status = serializers.CharField(help_text="`none` (nobody asked), `pending` (waiting for yes), `started`, "
+                                             "`cancelled` (said no to or timed out: may be asked again).")
+    asked_by = serializers.CharField(allow_null=True)
+    asked_by_seat = serializers.IntegerField(allow_null=True)
+    waiting = RematchWaitingSerializer(many=True, help_text="The people whose yes it still waits for.")
+    new_match_id = serializers.IntegerField(allow_null=True, help_text="Once started: the rematch.")
+    expires_at = serializers.DateTimeField(allow_null=True, help_text="While pending: called off at this time.")
+    reason = serializers.CharField(allow_null=True, help_text="On the socket, when called off: `declined`, `timeout`.")
+    by = serializers.CharField(allow_null=True, help_text="On the socket: who said no.")
+    you_to_answer = serializers.BooleanField(help_text="Pending, and your yes is awaited.")
+
+
+class RematchAnswerSerializer(serializers.Serializer[Any]):
+    answer = serializers.ChoiceField(choices=["yes", "no"])
+
+
 class RematchView(APIView):
-    @extend_schema(request=None, responses={201: TableSerializer, 200: TableSerializer, **ERRORS},
-                   summary="A rematch: a new table inviting the people of a finished match played at a table",
-                   description="201 with the new table; 200 with the same table when someone asked already; "
-                               "409 `not_finished`; 400 `no_table` for a match against bots.")
+    @extend_schema(responses={200: RematchSerializer, **ERRORS}, summary="How the rematch of a finished match stands")
+    def get(self, request: Request, match_id: int) -> Response:
+        user = signed_in(request)
+        return Response(reads.rematch_json(match_id, reads.rematch_of(reads.seated_match(user, match_id)), user))
+
+    @extend_schema(request=None, responses={201: RematchSerializer, 200: RematchSerializer, **ERRORS},
+                   summary="One-tap rematch: the same seats (bots at their levels), pace and rating",
+                   description="Asking is saying yes. With no other person seated it starts at once (`started`, "
+                               "`new_match_id`); otherwise it is `pending` until every person says yes (POST "
+                               "`answer/`), each told on `/ws/me/` (a `rematch` message) and by a notice. 201 when "
+                               "this call asked it; 200 when it was asked already (the tap was a yes to it: a double "
+                               "tap or two taps at once make one rematch). 409 `not_finished`; 404 for a match you "
+                               "have no seat at; 400 `no_table` for a match against bots (start another); 400 "
+                               "`unrated_bot`, 409 `player_gone`, `too_many_matches` when a rated table's rules or a "
+                               "seat's account no longer allow it.")
     def post(self, request: Request, match_id: int) -> Response:
         user = signed_in(request)
-        table, created = commands.rematch(user, match_id)
+        table, created = commands.ask_rematch(user, match_id)
         answer = status.HTTP_201_CREATED if created else status.HTTP_200_OK
-        return Response(reads.table_json(table, user), status=answer)
+        return Response(reads.rematch_json(match_id, reads.rematch_of(match_id), user), status=answer)
+
+
+class RematchAnswerView(APIView):
+    @extend_schema(request=RematchAnswerSerializer, responses={200: RematchSerializer, **ERRORS},
+                   summary="Answer the pending rematch: yes or no",
+                   description="The last yes starts it (`started`, `new_match_id`); a no calls it off and the others "
+                               "are told. 404 `not_found` when nobody asked (or no seat of yours); 403 `not_seated` "
+                               "for a bot account's seat (it stays without answering); 409 `already_answered` "
+                               "(with `match_id` once started), `rematch_cancelled` (said no to or timed out: ask "
+                               "again), `not_finished`.")
+    def post(self, request: Request, match_id: int) -> Response:
+        data = _valid(RematchAnswerSerializer, request)
+        user = signed_in(request)
+        commands.answer_rematch(user, match_id, yes=data["answer"] == "yes")
+        return Response(reads.rematch_json(match_id, reads.rematch_of(match_id), user))
 
 
 class InviteBotSerializer(serializers.Serializer[Any]):

@@ -11,22 +11,22 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
 from engine.bots import LEVELS
 from games import outbox
 from games.accounts import reads as account_reads
-from games.errors import GameError, MatchNotFound, NotFound, NotHost, TableConflict, TableNotFound
+from games.errors import Forbidden, GameError, MatchNotFound, NotFound, NotHost, TableConflict, TableNotFound
 from games.matches.commands import SeatSpec, check_bot_level, check_bot_match_cap, create_match
-from games.matches.events import NoticeDue
+from games.matches.deadlines import is_live
 from games.matches.models import Match, Seat
-from games.matches.write import FINISHED, match_write
+from games.matches.write import FINISHED, MatchWrite, match_write
 
 from . import reads
-from .events import BotInvited, TableChanged
-from .models import Table, TableSeat
+from .events import BotInvited, RematchAsked, RematchChanged, TableChanged
+from .models import Table, TableSeat, new_room_code
 from .reads import DAY, MOVE_SECONDS_CHOICES
 
 # A rated match seats people and the bot levels that have ratings of their own: never `random` (three of
@@ -41,6 +41,23 @@ def check_rated_bot(table: Table, level: str, rated_bots: Collection[str] = RATE
                                        f"`{level}` may play at unrated tables.", levels=sorted(rated_bots))
 
 
+ROOM_CODE_TRIES = 8
+def _new_table(**fields: Any) -> Table:
+    """``Table.objects.create``, and an open private table gets a room code. Codes are unique among open tables
+    (a constraint, which two tables made at once cannot both pass); a clash (as likely as the open tables' count
+    in 887 million) is dealt again. Runs inside the caller's transaction (a savepoint per try)."""
+    private = fields.get("visibility") == Table.Visibility.PRIVATE
+    if not private or fields.get("status", Table.Status.OPEN) != Table.Status.OPEN:
+        return Table.objects.create(**fields)
+    for _ in range(ROOM_CODE_TRIES - 1):
+        try:
+            with transaction.atomic():
+                return Table.objects.create(room_code=new_room_code(), **fields)
+        except IntegrityError:
+            continue
+    return Table.objects.create(room_code=new_room_code(), **fields)
+
+
 def create_table(host: Any, *, visibility: str = Table.Visibility.PUBLIC, move_seconds: int = DAY,
                  rated: bool = True) -> Table:
     """A table with the host at seat 0 and three empty seats."""
@@ -48,12 +65,14 @@ def create_table(host: Any, *, visibility: str = Table.Visibility.PUBLIC, move_s
         raise GameError("bad_visibility", "Visibility is `public` or `private`.")
     if move_seconds not in MOVE_SECONDS_CHOICES:
         raise GameError("bad_time", f"Time per move is one of {', '.join(map(str, MOVE_SECONDS_CHOICES))} seconds.")
+    if rated:
+        account_reads.check_may_play_rated(host)  # 403 guest_unrated
     cap = settings.OPEN_PUBLIC_TABLES_PER_USER
     if visibility == Table.Visibility.PUBLIC and reads.open_public_tables_hosted(host) >= cap:
         raise TableConflict("too_many_tables", f"You host {cap} open public tables already: start or leave one "
                                                "first (private tables are not counted).", limit=cap)
     with transaction.atomic():
-        table = Table.objects.create(
+        table = _new_table(
             host=host, visibility=visibility, move_seconds=move_seconds, rated=bool(rated),
             expires_at=timezone.now() + timedelta(seconds=settings.TABLE_EXPIRY_SECONDS),
         )
@@ -85,6 +104,8 @@ def join_table(user: Any, table_id: object, *, seat: int | None = None, code: st
         _open(table)
         if table.seats.filter(user=user).exists():
             raise TableConflict("already_seated", "You already sit at this table.")
+        if table.rated:
+            account_reads.check_may_play_rated(user)  # 403 guest_unrated: a guest joins unrated tables only
         check_bot_match_cap(user, waiting=reads.open_seats_held(user))
         seats = list(table.seats.select_for_update().order_by("index"))
         target: TableSeat | None
@@ -102,6 +123,16 @@ def join_table(user: Any, table_id: object, *, seat: int | None = None, code: st
         target.save(update_fields=["user", "bot"])
         outbox.emit(TableChanged(table.pk))
     return table
+
+
+def join_by_room_code(user: Any, code: object) -> Table:
+    """The room code read out by the host: the first empty seat at its open table (as ``join_table`` with the
+    invitation), or the table as it is for someone who sits there already. 400 ``bad_code`` for text that
+    cannot be a code, 404 ``no_such_code`` when no open table has it."""
+    table = reads.open_table_by_room_code(code)
+    if reads.is_member(table, user):
+        return table
+    return join_table(user, table.pk, code=table.invite_code)
 
 
 def leave_table(user: Any, table_id: object) -> Table:
@@ -233,7 +264,8 @@ def start_table(user: Any, table_id: object) -> Match:
 
 
 def expire_tables(now: Any = None) -> int:
-    """Open public tables nobody started in time expire (beat's sweep)."""
+    """Open public tables nobody started in time expire, and pending rematches past their time are called off
+    (beat's sweep)."""
     now = now or timezone.now()
     ids = list(Table.objects.filter(status=Table.Status.OPEN, visibility=Table.Visibility.PUBLIC,
                                     expires_at__lte=now).values_list("pk", flat=True))
@@ -241,37 +273,147 @@ def expire_tables(now: Any = None) -> int:
         Table.objects.filter(pk__in=ids, status=Table.Status.OPEN).update(status=Table.Status.EXPIRED)
         for pk in ids:
             outbox.emit(TableChanged(pk))
-    return len(ids)
+    return len(ids) + expire_rematches(now)
 
 
-def rematch(user: Any, match_id: int) -> tuple[Table, bool]:
-    """A new table for the people of a finished match played at a table: the same time per move, rating
-    and visibility, bots in the bots' seats, the asker in their old seat as host; the others are
-    invited (a notice with the invitation code) and take their seats themselves. Asked twice, by anyone
-    of them, it is the same table: returns it and whether it was made now."""
-    with match_write(match_id) as write:  # the match row locked: two people asking at once get one table
+#: How long a live match's rematch waits for its people's yes; a correspondence one waits a move's time.
+LIVE_REMATCH_SECONDS = 60
+
+
+def _rematch_expiry(move_seconds: int) -> Any:
+    wait = LIVE_REMATCH_SECONDS if is_live(move_seconds) else move_seconds
+    return timezone.now() + timedelta(seconds=wait)
+
+
+def _check_rematch_seats(old: Table, seats: list[Seat]) -> None:
+    """What starting the rematch requires, asked again (a rated table's rules may have changed, an account may be
+    closed, a bot account may be at its cap): a rated one seats rated bot levels only (the ladder's, among bot
+    accounts: its house bots too)."""
+    users = {u.pk: u for u in get_user_model().objects.filter(pk__in=[s.user_id for s in seats if s.user_id])}
+    for seat in seats:
+        if seat.user_id is None:
+            if old.rated:
+                ladder = all(s.bot_account for s in seats if s.user_id is not None)
+                allowed = set(RATED_BOT_LEVELS) | (set(settings.BOT_LADDER_HOUSE_BOTS) if ladder else set())
+                check_rated_bot(old, seat.bot, allowed)
+            continue
+        user = users.get(seat.user_id)
+        if user is None or not user.is_active:
+            raise TableConflict("player_gone", f"{seat.name}'s account is closed: start a new table instead.")
+        if old.rated:
+            account_reads.check_may_play_rated(user)  # 403 guest_unrated
+        if seat.bot_account:
+            check_bot_match_cap(user, waiting=reads.open_seats_held(user))
+
+
+def _start_rematch(table: Table, old_match: Match, seats: list[Seat]) -> Match:
+    """Every person said yes: the same seats at the same pace, rating and chat as the old match."""
+    _check_rematch_seats(table, seats)
+    users = {u.pk: u for u in get_user_model().objects.filter(pk__in=[s.user_id for s in seats if s.user_id])}
+    specs = [SeatSpec(user=users[s.user_id]) if s.user_id else SeatSpec(bot=s.bot) for s in seats]
+    match = create_match(seats=specs, created_by=table.host, move_seconds=table.move_seconds, rated=table.rated,
+                         chat=old_match.chat)
+    table.status, table.match, table.expires_at = Table.Status.STARTED, match, None
+    table.save(update_fields=["status", "match", "expires_at"])
+    return match
+
+
+def ask_rematch(user: Any, match_id: int) -> tuple[Table, bool]:
+    """The one-tap rematch of a finished match played at a table (quick matches included): the same seats (bots
+    at their levels, bot accounts), pace, rating and chat. Asking is saying yes: with no other person at the
+    table the match starts at once; otherwise the rematch waits (``pending``) for every person's yes
+    (``answer_rematch``), each of them told. The old match's row is locked and a match has one rematch row
+    (``Table.rematch_of`` is unique), so a double tap, or two people tapping at once, make one rematch: the second
+    tap is a yes to it. A rematch said no to or timed out may be asked again (the same row, asked anew). Returns
+    the rematch's table and whether this call asked it (else it was asked already)."""
+    with match_write(match_id) as write:  # the old match locked: two taps at once take turns here
         match = write.match
-        if write.seat_of(user) is None:
+        mine = write.seat_of(user)
+        if mine is None:
             raise MatchNotFound()
         write.require(*FINISHED, unfinished="The match is not finished; a rematch is offered at its end.")
         old = Table.objects.filter(match=match).first()
         if old is None:
             raise GameError("no_table", "This match was not played at a table among people; start a new match.")
-        existing = Table.objects.filter(rematch_of=match).first()
-        if existing is not None:
-            return existing, False
-        table = Table.objects.create(
-            host=user, visibility=old.visibility, move_seconds=old.move_seconds, rated=old.rated, rematch_of=match,
-            expires_at=timezone.now() + timedelta(seconds=settings.TABLE_EXPIRY_SECONDS),
-        )
+        table = Table.objects.select_for_update().filter(rematch_of=match).first()
+        status = reads.rematch_status(table)
+        if table is not None and status in ("pending", "started"):
+            if status == "pending" and not table.seats.filter(index=mine.index, agreed=True).exists():
+                _agree(write, table, mine)
+            return table, False
+        _check_rematch_seats(old, write.seats)
+        people = set(reads.rematch_people_ids(write.seats))
+        fields = {"host": user, "visibility": old.visibility, "move_seconds": old.move_seconds, "rated": old.rated,
+                  "status": Table.Status.PENDING, "match": None, "expires_at": _rematch_expiry(old.move_seconds)}
+        if table is None:
+            table = Table.objects.create(rematch_of=match, **fields)
+        else:  # said no to or timed out before: asked anew
+            for name, value in fields.items():
+                setattr(table, name, value)
+            table.save(update_fields=list(fields))
+            table.seats.all().delete()
         for seat in write.seats:
-            TableSeat.objects.create(table=table, index=seat.index, user=user if seat.user_id == user.pk else None,
-                                     bot=seat.bot if seat.kind == Seat.Kind.BOT else "")
-        outbox.emit(TableChanged(table.pk))
-        for seat in write.seats:
-            if seat.user_id is not None and seat.user_id != user.pk:
-                write.emit(NoticeDue(seat.user_id, match.pk, match.seq, "rematch"))
+            human = seat.kind == Seat.Kind.HUMAN
+            TableSeat.objects.create(table=table, index=seat.index, user_id=seat.user_id if human else None,
+                                     bot="" if human else seat.bot,
+                                     agreed=human and (seat.user_id == user.pk or seat.user_id not in people))
+        if people - {user.pk}:
+            for uid in sorted(people - {user.pk}):
+                write.emit(RematchAsked(uid, match.pk, match.seq))
+        else:
+            _start_rematch(table, match, write.seats)
+        write.emit(RematchChanged(table.pk, match.pk))
     return table, True
+
+
+def _agree(write: MatchWrite, table: Table, seat: Seat) -> None:
+    """``seat``'s person said yes; the last yes starts the rematch."""
+    table.seats.filter(index=seat.index).update(agreed=True)
+    waiting = [s for s in reads.rematch_people(write.seats)
+               if not table.seats.filter(index=s.index, agreed=True).exists()]
+    if not waiting:
+        _start_rematch(table, write.match, write.seats)
+    write.emit(RematchChanged(table.pk, write.match.pk))
+
+
+def answer_rematch(user: Any, match_id: int, *, yes: bool) -> Table:
+    """A person of the old match answers its pending rematch: yes (the last one starts it) or no (it is called
+    off and the others are told). 404 ``no_rematch`` when nobody asked, 409 ``rematch_cancelled`` once it is off
+    (said no to, timed out), 409 ``already_answered`` for a second answer (or once it started)."""
+    with match_write(match_id) as write:
+        mine = write.seat_of(user)
+        if mine is None:
+            raise MatchNotFound()
+        write.require(*FINISHED, unfinished="The match is not finished; a rematch is offered at its end.")
+        if mine.bot_account:
+            raise Forbidden("not_seated", "A bot account's seat needs no answer: it stays.")
+        table = Table.objects.select_for_update().filter(rematch_of=write.match).first()
+        status = reads.rematch_status(table)
+        if table is None or status == "none":
+            raise NotFound("Nobody asked for a rematch of this match.")
+        if status == "cancelled":
+            raise TableConflict("rematch_cancelled", "This rematch was called off; ask for a new one.")
+        if status == "started" or table.seats.filter(index=mine.index, agreed=True).exists():
+            raise TableConflict("already_answered", "You answered already.", match_id=table.match_id)
+        if yes:
+            _agree(write, table, mine)
+        else:
+            table.status, table.expires_at = Table.Status.CLOSED, None
+            table.save(update_fields=["status", "expires_at"])
+            write.emit(RematchChanged(table.pk, write.match.pk, reason="declined", by=mine.name))
+    return table
+
+
+def expire_rematches(now: Any = None) -> int:
+    """Pending rematches past their time are called off and their people told (beat's sweep)."""
+    now = now or timezone.now()
+    rows = list(Table.objects.filter(status=Table.Status.PENDING, expires_at__lte=now)
+                .values_list("pk", "rematch_of_id"))
+    for pk, match_id in rows:
+        if Table.objects.filter(pk=pk, status=Table.Status.PENDING, expires_at__lte=now).update(
+                status=Table.Status.CLOSED, expires_at=None):
+            outbox.emit(RematchChanged(pk, match_id, reason="timeout"))
+    return len(rows)
 
 
 def start_full_table(host: Any, seats: list[SeatSpec], *, move_seconds: int, rated: bool,

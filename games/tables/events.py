@@ -23,3 +23,25 @@ class BotInvited(Event):
     table_id: int
     user_id: int
     seat: int
+
+
+@dataclass(frozen=True)
+class RematchChanged(Event):
+    """A one-tap rematch of match ``match_id`` was asked, answered, started or called off: the people of that
+    match hear it on their tabs (``games.tables.reactions``). ``reason`` of a cancel: ``declined`` (``by`` said
+    no) or ``timeout``."""
+
+    table_id: int
+    match_id: int
+    reason: str = ""
+    by: str = ""
+
+
+@dataclass(frozen=True)
+class RematchAsked(Event):
+    """Someone asked the people of match ``match_id`` (at ``seq``, its end) for a rematch: ``user_id`` is one of
+    those asked (``games.notices`` tells them)."""
+
+    user_id: int
+    match_id: int
+    seq: int

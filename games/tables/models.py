@@ -10,6 +10,17 @@ def _invite_code() -> str:
     return secrets.token_urlsafe(9)
 
 
+# A room code is read out and typed on phones: six characters from 31 that no font confuses (no 0/O, 1/I/L),
+# 31**6 (about 887 million) codes, so a guess at a table among a few thousand open ones almost never lands and
+# a clash at creation is rare (retried: ``commands``); the API's ``join_code`` rate limit keeps guessing slow.
+ROOM_CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+ROOM_CODE_LENGTH = 6
+
+
+def new_room_code() -> str:
+    return "".join(secrets.choice(ROOM_CODE_ALPHABET) for _ in range(ROOM_CODE_LENGTH))
+
+
 class Table(models.Model):
     """A table among people before (and pointing to) its match: who sits where, the time per move."""
 
@@ -19,6 +30,8 @@ class Table(models.Model):
 
     class Status(models.TextChoices):
         OPEN = "open", "Open"
+        # a one-tap rematch waiting for its people's yes (``commands.ask_rematch``): never in the lobby, never joined
+        PENDING = "pending", "Rematch asked"
         STARTED = "started", "Started"
         EXPIRED = "expired", "Expired"
         CLOSED = "closed", "Closed"
@@ -26,6 +39,10 @@ class Table(models.Model):
     host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hosted_tables")
     visibility = models.CharField(max_length=8, choices=Visibility.choices, default=Visibility.PUBLIC)
     invite_code = models.CharField(max_length=32, unique=True, default=_invite_code)
+    room_code = models.CharField(
+        max_length=ROOM_CODE_LENGTH, null=True, blank=True, editable=False,
+        help_text="A private table's short code to read out (unique among open tables; kept after, for the record).",
+    )
     move_seconds = models.PositiveIntegerField(help_text="Time per move in seconds (60 = live, 86400 = a day).")
     rated = models.BooleanField(default=True)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN, db_index=True)
@@ -39,6 +56,11 @@ class Table(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        constraints = [
+            # only open tables hold their code: a started or closed table's code may be dealt again
+            models.UniqueConstraint(fields=["room_code"], condition=models.Q(status="open", room_code__isnull=False),
+                                    name="unique_open_room_code"),
+        ]
 
     def __str__(self) -> str:
         return f"Table {self.pk} ({self.visibility}, {self.status})"
@@ -57,6 +79,8 @@ class TableSeat(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="table_invitations",
         help_text="A bot account the host invited to this seat, until it accepts (then it sits here) or declines.",
     )
+    agreed = models.BooleanField(
+        default=False, help_text="A pending rematch: this seat's person said yes (bots and bot accounts need not).")
 
     class Meta:
         ordering = ["table", "index"]

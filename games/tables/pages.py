@@ -39,9 +39,12 @@ def lobby_page(request: HttpRequest) -> HttpResponse:
 def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     code = request.GET.get("code") or None
     try:
-        reads.visible_table(signed_in(request), table_id, code)
+        table = reads.visible_table(signed_in(request), table_id, code)
     except TableNotFound:
         raise Http404() from None
+    if table.rematch_of_id is not None and table.status != table.Status.OPEN:
+        # a one-tap rematch has no room: it is answered on the old match's end dialog, then played
+        return redirect(f"/play/{table.match_id or table.rematch_of_id}/")
     return render(request, "table_room.html", {"table_id": table_id, "code": code or "",
                                                "bot_levels": table_bot_levels()})
 

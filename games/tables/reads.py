@@ -1,16 +1,21 @@
 """Reads of tables: what a user may see (a private table exists only for its members and for whoever has
-its invitation code; to anyone else it is a 404), the lobby, and the JSON of a table."""
+its invitation code; to anyone else it is a 404), a room code as typed, the lobby, and the JSON of a table."""
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from typing import Any, Literal
 
 from django.db.models import Count, Prefetch, Q, QuerySet
+from django.utils import timezone
 
-from games.errors import TableNotFound
-from games.limits import ascii_int
+from games.bounds import ascii_int
+from games.errors import GameError, TableNotFound
+from games.matches.models import Seat
+from games.matches.reads import get_match_for_user
 
-from .models import Table, TableSeat
+from .models import ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH, Table, TableSeat
 
 DAY = 86400
 MOVE_SECONDS_CHOICES = (60, DAY, 2 * DAY, 3 * DAY, 7 * DAY, 14 * DAY)
@@ -63,6 +68,38 @@ def table_by_code(code: str) -> Table:
     table = with_seats(Table.objects.filter(invite_code=code)).first()
     if table is None:
         raise TableNotFound()
+    return table
+
+
+# What people put between the groups of a code they read out or copy: spaces and dashes of every kind, dots.
+_CODE_SEPARATORS = re.compile(r"[\s\-_.\u00b7\u2010-\u2015\u2212\u30fb]+")
+_CODE = re.compile(f"[{ROOM_CODE_ALPHABET}]{{{ROOM_CODE_LENGTH}}}")
+
+
+class NoSuchCode(GameError):
+    """No open table has this room code (none ever had, or its table started or closed): both look the same."""
+
+    status = 404
+
+    def __init__(self) -> None:
+        super().__init__("no_such_code", "No open table has this code; check it with the host.")
+
+
+def room_code(text: object) -> str:
+    """The room code someone typed, as stored: any case, full-width letters (NFKC), spaces and dashes taken;
+    400 ``bad_code`` when it cannot be one (a room code never has 0, O, 1, I or L)."""
+    typed = _CODE_SEPARATORS.sub("", unicodedata.normalize("NFKC", text)).upper() if isinstance(text, str) else ""
+    if not _CODE.fullmatch(typed):
+        raise GameError("bad_code", f"A room code is {ROOM_CODE_LENGTH} letters and digits, such as ABC 234 "
+                                    "(no 0, O, 1, I or L).")
+    return typed
+
+
+def open_table_by_room_code(text: object) -> Table:
+    """The open table with this room code (``room_code`` reads the typed text), else ``NoSuchCode``."""
+    table = with_seats(Table.objects.filter(room_code=room_code(text), status=Table.Status.OPEN)).first()
+    if table is None:
+        raise NoSuchCode()
     return table
 
 
@@ -130,7 +167,72 @@ def table_json(table: Table, user: Any, code: str | None = None) -> dict[str, An
         "seats": seats,
         "member": member,
         "invite_code": table.invite_code if insider else None,
+        "room_code": table.room_code if insider and table.status == Table.Status.OPEN else None,
         "match_id": table.match_id if member else None,
         "created_at": table.created_at.isoformat(),
         "expires_at": table.expires_at.isoformat() if table.expires_at else None,
     }
+
+
+# --- one-tap rematches ----------------------------------------------------------------------------------
+
+def rematch_people(seats: list[Seat]) -> list[Seat]:
+    """The seats of a match whose yes a rematch waits for: its people (bots and bot accounts simply stay)."""
+    return [s for s in seats if s.kind == Seat.Kind.HUMAN and s.user_id is not None and not s.bot_account]
+
+
+def rematch_people_ids(seats: list[Seat]) -> list[int]:
+    return [s.user_id for s in rematch_people(seats) if s.user_id is not None]
+
+
+def seated_match(user: Any, match_id: object) -> int:
+    """The id of a match ``user`` has a seat at (404 ``not_found`` otherwise: a stranger learns nothing)."""
+    match, _ = get_match_for_user(user, match_id)
+    return int(match.pk)
+
+
+def rematch_of(match_id: int) -> Table | None:
+    return Table.objects.filter(rematch_of_id=match_id).first()
+
+
+def rematch_status(table: Table | None, now: Any = None) -> str:
+    """``none`` (nobody asked), ``pending``, ``started`` or ``cancelled`` (said no, timed out, or a set-up table
+    of old); a pending rematch past its time reads as cancelled before the sweep closes it."""
+    if table is None:
+        return "none"
+    if table.status == Table.Status.PENDING:
+        expired = table.expires_at is not None and table.expires_at <= (now or timezone.now())
+        return "cancelled" if expired else "pending"
+    return "started" if table.status == Table.Status.STARTED and table.match_id else "cancelled"
+
+
+def rematch_json(match_id: int, table: Table | None, user: Any = None, *, reason: str = "", by: str = ""
+                 ) -> dict[str, Any]:
+    """What the end dialog shows of the rematch of match ``match_id``: its status, who asked, whose yes it waits
+    for, the new match once started. ``user``: adds whether they still have to answer (the socket's message,
+    the same for everyone, leaves it out: each page knows its seat)."""
+    status = rematch_status(table)
+    seats = list(Seat.objects.filter(match_id=match_id).order_by("index"))
+    agreed: set[int] = set()
+    if table is not None and status == "pending":
+        agreed = set(table.seats.filter(agreed=True).values_list("index", flat=True))
+    waiting = [{"seat": s.index, "name": s.name} for s in rematch_people(seats) if s.index not in agreed]
+    host_seat = next((s for s in seats if table is not None and s.user_id == table.host_id), None)
+    data: dict[str, Any] = {
+        "type": "rematch",
+        "match_id": match_id,
+        "status": status,
+        "asked_by": host_seat.name if host_seat is not None and status != "none" else None,
+        "asked_by_seat": host_seat.index if host_seat is not None and status != "none" else None,
+        "waiting": waiting if status == "pending" else [],
+        "new_match_id": table.match_id if table is not None and status == "started" else None,
+        "expires_at": table.expires_at.isoformat() if table is not None and table.expires_at
+        and status == "pending" else None,
+        "reason": reason or None,
+        "by": by or None,
+    }
+    if user is not None:
+        mine = next((s for s in seats if s.kind == Seat.Kind.HUMAN and s.user_id == user.pk), None)
+        data["you_to_answer"] = status == "pending" and mine is not None and any(
+            w["seat"] == mine.index for w in waiting)
+    return data

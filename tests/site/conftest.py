@@ -39,7 +39,25 @@ def realstack_missing() -> str | None:
     return None
 
 
+# The site tests whose outcome can depend on the database, by file name (the name stays when a file moves):
+# row locks and SKIP LOCKED, unique constraints and the races they settle, collation and odd characters, NUL
+# bytes, migrations, query counts, transactions and connection faults, deadlines found by query. `make test`
+# runs the whole site suite on SQLite and these again on PostgreSQL (`-m db_sensitive`); a test elsewhere can
+# say so itself with `@pytest.mark.db_sensitive`.
+DB_SENSITIVE_FILES = frozenset({
+    "test_one_name_rule.py", "test_guests.py", "test_bot_accounts.py", "test_ladder.py",
+    "test_upgrade_while_seeking.py", "test_bounded_input.py", "test_faults.py", "test_odd_characters.py",
+    "test_passwords.py", "test_pools.py", "test_task_retries.py", "test_username_skeleton.py",
+    "test_commands.py", "test_chat.py", "test_correspondence.py", "test_owed_bot_moves.py", "test_queries.py",
+    "test_notices.py", "test_quickmatch.py", "test_one_tap_rematch.py", "test_room_codes.py", "test_deploy.py",
+    "test_outbox.py", "test_ratings.py",
+})
+
+
 def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
+    for item in items:
+        if item.path.name in DB_SENSITIVE_FILES:
+            item.add_marker(pytest.mark.db_sensitive)
     if os.environ.get("CI", "").lower() == "true":
         return
     db = os.environ.get("DATABASE_URL", "")
@@ -53,6 +71,16 @@ def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
     for item in items:
         if "realstack" in item.keywords:
             item.add_marker(pytest.mark.skip(reason=reason))
+
+
+@pytest.fixture(autouse=True)
+def _settle_eager_threads() -> Any:
+    """A test's eager background tasks (the quick match's pairing timer) end with it: left running, one
+    would write into the next test's database (SQLite's shared cache then says "database table is locked")."""
+    yield
+    from games import outbox
+
+    outbox.settle_eager_threads()
 
 
 @pytest.fixture

@@ -4,25 +4,16 @@ free port, its own SQLite file migrated once, its output (error and access logs)
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-import httpx
+from tests.stack import BIN, ROOT, free_port, http_answers, running
 
-ROOT = Path(__file__).resolve().parents[2]
-BIN = Path(sys.executable).parent
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+__all__ = ["BIN", "ROOT", "Server", "embedded_env", "free_port", "migrated_sqlite", "run_django", "web_server"]
 
 
 def embedded_env(sqlite: Path, **extra: str) -> dict[str, str]:
@@ -54,7 +45,7 @@ class Server:
     url: str
     port: int
     log: Path
-    proc: subprocess.Popen[str]
+    proc: subprocess.Popen[bytes]
 
     def output(self) -> str:
         return self.log.read_text(errors="replace")
@@ -65,27 +56,8 @@ def web_server(sqlite: Path, log: Path, **extra: str) -> Iterator[Server]:
     """`make serve`'s gunicorn (callbreak_site/gunicorn_conf.py, one Uvicorn worker) until the block ends."""
     port = free_port()
     env = embedded_env(sqlite, WEB_CONCURRENCY="1", HOST="127.0.0.1", PORT=str(port), **extra)
-    out = open(log, "w")  # noqa: SIM115 - closed with the process
-    proc = subprocess.Popen([str(BIN / "gunicorn"), "-c", "callbreak_site/gunicorn_conf.py",
-                             "callbreak_site.asgi:application"], cwd=ROOT, env=env, stdout=out,
-                            stderr=subprocess.STDOUT, text=True)
-    server = Server(f"http://127.0.0.1:{port}", port, log, proc)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert proc.poll() is None, server.output()
-            assert time.monotonic() < deadline, server.output()
-            try:
-                httpx.get(f"{server.url}/api/leaderboard/", timeout=2)
-                break
-            except httpx.HTTPError:
-                time.sleep(0.2)
-        yield server
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        out.close()
+    url = f"http://127.0.0.1:{port}"
+    with running([str(BIN / "gunicorn"), "-c", "callbreak_site/gunicorn_conf.py", "callbreak_site.asgi:application"],
+                 env=env, log=log, ready=http_answers(f"{url}/api/leaderboard/"), what="gunicorn",
+                 stop_timeout=30) as proc:
+        yield Server(url, port, log, proc)

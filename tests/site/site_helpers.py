@@ -125,6 +125,19 @@ async def next_of(comm: WebsocketCommunicator, kind: str, timeout: float = 5) ->
             return msg
 
 
+async def nothing_of(comm: WebsocketCommunicator, kind: str) -> bool:
+    """True when no message of ``kind`` waits before a resync's view: the in-memory layer delivers in order, so
+    a group message sent before the probe reaches the socket before the probe's answer (messages a resync sends
+    after its view, such as the chat history, are read off here too)."""
+    await comm.send_json_to({"type": "resync"})
+    while True:
+        msg = await comm.receive_json_from(timeout=5)
+        if msg.get("type") == kind:
+            return False
+        if msg.get("type") == "match":
+            return True
+
+
 def two_people(make_user: Any, move_seconds: int = 3600) -> tuple[Any, Any, Any]:
     """A correspondence match of amy (seat 0) and bo (seat 2) with two random bots."""
     from games.matches import commands

@@ -84,9 +84,12 @@ def test_each_command_names_real_code() -> None:
     dockerfile = (ROOT / "Dockerfile").read_text()
     cmd = re.search(r'CMD \[(.*)\]', dockerfile)
     assert cmd and '"bin/serve"' in cmd.group(1)
-    for copied in re.findall(r"^COPY (\S+) ", dockerfile, re.M):
+    # every file copied from the build context exists (a copy from a build stage, --from=, names the stage's)
+    for copied in re.findall(r"^COPY (?!--from=)(\S+) ", dockerfile, re.M):
         for part in copied.split():
             assert (ROOT / part).exists(), part
+    stages = re.findall(r"^FROM \S+ AS (\w+)$", dockerfile, re.M)
+    assert all(used in stages for used in re.findall(r"^COPY --from=(\w+) ", dockerfile, re.M)), stages
 
 
 def _settings_in_subprocess(env: dict[str, str], code: str) -> subprocess.CompletedProcess[str]:

@@ -1,15 +1,18 @@
-"""What operators expect: /healthz, /readyz (the database, the cache, a worker), /metrics for Prometheus with
-the HTTP latency by route, the socket actions, the bots' replies and the open sockets; metrics only for
-loopback clients or with the operators' token."""
+"""What operators expect: /healthz, /readyz (the database, Redis, a worker: each "ok" or "failed", why in the
+log), /metrics for Prometheus with the HTTP latency by route, the socket actions, the bots' replies and the open
+sockets; metrics only for loopback clients or with the operators' token."""
 
 from __future__ import annotations
 
+import socket
+import time
 from typing import Any
 
 import httpx
 import pytest
 from channels.db import database_sync_to_async
 from django.test import Client
+from hardening.test_redis_away import SilentRedis
 from site_helpers import ORIGIN, token_for
 
 from callbreak_site import ops
@@ -19,26 +22,62 @@ from games.matches import commands
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_healthz_and_readyz(client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_healthz_and_readyz(client: Client, monkeypatch: pytest.MonkeyPatch,
+                            caplog: pytest.LogCaptureFixture) -> None:
     assert client.get("/healthz").json() == {"status": "ok"}
     monkeypatch.setattr(ops, "_ready", (0.0, 0, {}))
     r = client.get("/readyz")
-    assert r.status_code == 200 and set(r.json()["checks"]) == {"database", "cache", "worker"}
+    assert r.status_code == 200 and r.json() == {"status": "ready", "checks": {"database": "ok", "worker": "ok"}}
 
-    def down() -> str:
-        raise ConnectionError("refused")
+    def down() -> None:
+        raise ConnectionError('connection to server at "db.internal" (10.0.0.7), port 5432 failed')
 
     monkeypatch.setattr(ops, "_ready", (0.0, 0, {}))
     monkeypatch.setattr(ops, "_database", down)
-    r = client.get("/readyz")
-    assert r.status_code == 503 and r.json()["checks"]["database"].startswith("ConnectionError")
+    with caplog.at_level("WARNING", logger="callbreak_site.ops"):
+        r = client.get("/readyz")
+    assert r.status_code == 503
+    assert r.json() == {"status": "not ready", "checks": {"database": "failed", "worker": "ok"}}
+    assert "db.internal" not in r.content.decode() and "ConnectionError" not in r.content.decode()
+    assert "db.internal" in caplog.text  # the reason is for operators, in the log
     assert client.get("/readyz").status_code == 503  # kept a few seconds: probes cannot load the services
 
 
-def test_metrics_for_operators_only(monkeypatch: pytest.MonkeyPatch) -> None:
+def _closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_readyz_pings_redis_itself(client: Client, monkeypatch: pytest.MonkeyPatch, settings: Any,
+                                   caplog: pytest.LogCaptureFixture) -> None:
+    """The cache answers from the process's memory while Redis is away: /readyz said `"cache": "ok"` then. It
+    asks Redis (and the cache's Redis when that is another), on a connection of its own, with a short timeout."""
+    settings.REDIS_URL = f"redis://127.0.0.1:{_closed_port()}/0"
+    settings.CACHE_URL = settings.REDIS_URL
+    monkeypatch.setattr(ops, "_ready", (0.0, 0, {}))
+    with caplog.at_level("WARNING", logger="callbreak_site.ops"):
+        r = client.get("/readyz")
+    assert r.status_code == 503 and r.json()["checks"] == {"database": "ok", "redis": "failed", "worker": "ok"}
+    assert "refused" not in r.content.decode().lower() and "refused" in caplog.text.lower()
+
+    silent = SilentRedis()  # takes the connection, never answers
+    try:
+        settings.CACHE_URL = f"redis://127.0.0.1:{silent.port}/0"
+        monkeypatch.setattr(ops, "_ready", (0.0, 0, {}))
+        started = time.monotonic()
+        r = client.get("/readyz")
+        assert time.monotonic() - started < 5 * ops.PROBE_SECONDS
+    finally:
+        silent.close()
+    assert r.status_code == 503
+    assert r.json()["checks"] == {"database": "ok", "redis": "failed", "cache": "failed", "worker": "ok"}
+
+
+def test_metrics_for_operators_only(settings: Any) -> None:
     assert Client(REMOTE_ADDR="127.0.0.1").get("/metrics").status_code == 200
     assert Client(REMOTE_ADDR="203.0.113.9").get("/metrics").status_code == 403
-    monkeypatch.setenv("METRICS_TOKEN", "s3cret")
+    settings.METRICS_TOKEN = "s3cret"  # METRICS_TOKEN in the environment
     assert Client(REMOTE_ADDR="127.0.0.1").get("/metrics").status_code == 403  # with a token, only the token
     r = Client(REMOTE_ADDR="203.0.113.9").get("/metrics", HTTP_AUTHORIZATION="Bearer s3cret")
     assert r.status_code == 200

@@ -3,19 +3,22 @@ and reactions run only after the commit (never after a rollback)."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
 from celery import current_app
 from django.db import transaction
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from games import outbox
 from games.accounts.events import AccountDeactivated, CredentialsRevoked
 from games.analysis.events import AnalysisProgress, AnalysisQueued
 from games.matches import commands
-from games.matches.events import MatchAdvanced, NoticeDue, SeatsChanged
+from games.matches.events import MatchAdvanced, ReminderDue, SeatsChanged, TurnAutoplayed
 from games.models import Action, Match
-from games.tables.events import TableChanged
+from games.notices.events import NoticeDue
+from games.tables.events import RematchAsked, TableChanged
 
 TASK_NAMES = ["bot_move", "expire_turn", "remind_turn", "rate_match", "send_notice_email", "start_analyses",
               "analyze_seat", "resume_stalled_bot_turns", "sweep_deadlines"]
@@ -26,8 +29,9 @@ def test_every_task_keeps_its_registered_name() -> None:
     assert not missing, f"tasks nobody registered under their names: {missing}"
 
 
-@pytest.mark.parametrize("event", [MatchAdvanced, SeatsChanged, NoticeDue, CredentialsRevoked, AccountDeactivated,
-                                   AnalysisQueued, AnalysisProgress, TableChanged])
+@pytest.mark.parametrize("event", [MatchAdvanced, SeatsChanged, NoticeDue, TurnAutoplayed, ReminderDue, RematchAsked,
+                                   CredentialsRevoked, AccountDeactivated, AnalysisQueued, AnalysisProgress,
+                                   TableChanged])
 def test_every_event_has_a_reaction(event: type[outbox.Event]) -> None:
     assert outbox.reactions_to(event), f"nothing reacts to {event.__name__}"
 
@@ -82,3 +86,80 @@ def test_only_the_outbox_sends() -> None:
     found = [f"{path.relative_to(root)}:{n}" for path in sorted(root.rglob("*.py")) if path.name != "outbox.py"
              for n, line in enumerate(path.read_text().splitlines(), 1) if pattern.search(line)]
     assert found == [], found
+
+
+class _FlakyLayer:
+    """A channel layer whose first ``fails`` sends raise ``error`` (a connection that Redis's restart broke)."""
+
+    def __init__(self, error: BaseException, fails: int = 1) -> None:
+        self.error, self.fails = error, fails
+        self.tries = 0
+        self.sent: list[tuple[str, dict[str, Any]]] = []
+
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        self.tries += 1
+        if self.tries <= self.fails:
+            raise self.error
+        self.sent.append((group, message))
+
+
+@pytest.mark.parametrize("error", [RedisConnectionError("Connection closed by server."),
+                                   ConnectionResetError(104, "Connection reset by peer")])
+def test_a_group_message_whose_connection_broke_is_sent_again(monkeypatch: pytest.MonkeyPatch,
+                                                              error: BaseException) -> None:
+    layer = _FlakyLayer(error)
+    monkeypatch.setattr(outbox, "get_channel_layer", lambda: layer)
+    outbox.group_send_now("match-1", {"type": "match.chat"})
+    assert layer.sent == [("match-1", {"type": "match.chat"})]
+
+
+def test_a_group_message_on_the_sender_loop_is_sent_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    layer = _FlakyLayer(RedisConnectionError("Connection closed by server."))
+    monkeypatch.setattr(outbox, "get_channel_layer", lambda: layer)
+    monkeypatch.setattr(outbox._SENDER, "enabled", True)
+    outbox.group_send_now("match-1", {"type": "match.chat"})
+    assert layer.sent == [("match-1", {"type": "match.chat"})]
+
+
+async def test_a_sockets_group_message_whose_connection_broke_is_sent_again() -> None:
+    layer = _FlakyLayer(RedisConnectionError("Connection closed by server."))
+    await outbox.group_send_async(layer, "match-1", {"type": "match.emote"})
+    assert layer.sent == [("match-1", {"type": "match.emote"})]
+
+
+@pytest.mark.parametrize("error", [RedisConnectionError("still down"), TimeoutError(), RuntimeError("bug")])
+def test_a_group_message_is_sent_again_once_and_only_after_a_lost_connection(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, error: BaseException) -> None:
+    """Redis still away: one more try, then logged, never raised. A timeout (Redis may have taken the message)
+    or any other error: logged at once."""
+    layer = _FlakyLayer(error, fails=2)
+    monkeypatch.setattr(outbox, "get_channel_layer", lambda: layer)
+    outbox.group_send_now("match-1", {"type": "match.chat"})
+    assert layer.sent == [] and layer.tries == (2 if isinstance(error, RedisConnectionError) else 1)
+    assert "could not send to group match-1" in caplog.text
+
+
+class _Recorder:
+    """A task as ``task_now`` sees one: ``apply`` records that it ran (after ``hold`` seconds of work)."""
+
+    def __init__(self, hold: float = 0.0) -> None:
+        self.ran: list[tuple[Any, ...]] = []
+        self.hold = hold
+
+    def apply(self, args: tuple[Any, ...] = (), **_: Any) -> None:
+        time.sleep(self.hold)
+        self.ran.append(tuple(args))
+
+
+def test_settling_cancels_an_eager_timer_and_waits_for_a_running_task(settings: Any) -> None:
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    waiting, running = _Recorder(), _Recorder(hold=0.3)
+    outbox.task_now(waiting, 1, countdown=60, eager="thread")
+    outbox.task_now(running, 2, eager="thread")
+    assert outbox.settle_eager_threads(timeout=10) == 2
+    assert waiting.ran == [] and running.ran == [(2,)]
+    assert not outbox._eager_threads
+    later = _Recorder()
+    outbox.task_now(later, 3, eager="thread")  # settling does not stop what comes after it
+    outbox.settle_eager_threads(timeout=10)
+    assert later.ran == [(3,)]

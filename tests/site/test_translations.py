@@ -88,6 +88,8 @@ def test_the_compiled_catalogue_matches(lang: str, domain: str) -> None:
         if "msgid_plural" in e:
             got = mo.ngettext(str(e["msgid"]), str(e["msgid_plural"]), 1)
             want = e.get("msgstr[0]")
+        elif "msgctxt" in e:  # a message with a context (pgettext)
+            got, want = mo.pgettext(str(e["msgctxt"]), str(e["msgid"])), e.get("msgstr")
         else:
             got, want = mo.gettext(str(e["msgid"])), e.get("msgstr")
         if got != want:

@@ -77,12 +77,12 @@ def test_table_options_are_kept_per_account(user: Any) -> None:
     client.force_authenticate(user)
     r = client.get("/api/me/settings/")
     assert r.json() == {"email_notifications": True, "card_speed": "normal", "auto_play": True,
-                        "sound": True, "vibration": True}
+                        "sound": True, "vibration": True, "tap_twice": False}
     r = client.patch("/api/me/settings/", {"card_speed": "instant", "sound": False}, format="json")
     assert r.status_code == 200 and r.json()["card_speed"] == "instant" and r.json()["sound"] is False
     r = client.patch("/api/me/settings/", {"auto_play": False}, format="json")
     assert r.json() == {"email_notifications": True, "card_speed": "instant", "auto_play": False,
-                        "sound": False, "vibration": True}
+                        "sound": False, "vibration": True, "tap_twice": False}
     for bad in ({"card_speed": "warp"}, {"sound": "yes"}, {"vibration": 1}):
         r = client.patch("/api/me/settings/", bad, format="json")
         assert r.status_code == 400 and r.json()["code"] == "invalid", (bad, r.content)

@@ -40,7 +40,10 @@ def test_the_client_plays_a_whole_match_and_survives_a_cut(stack: Any, tmp_path:
             assert time.monotonic() < deadline, log.read_text()
             time.sleep(0.1)
         proxy.cut()
-        time.sleep(1.5)  # connections refused meanwhile
+        while proxy.refused == 0:  # until the client has tried again and been refused
+            assert proc.poll() is None, log.read_text()
+            assert time.monotonic() < deadline, log.read_text()
+            time.sleep(0.05)
         proxy.restore()
         assert proc.wait(timeout=300) == 0, log.read_text()
     finally:

@@ -23,8 +23,9 @@ from callbreak_site.asgi import application
 from games.accounts import sockets
 from games.accounts.models import ApiToken
 from games.matches import commands as match_commands
-from games.matches import reads as match_reads
 from games.models import Presence
+from games.presence import commands as presence_commands
+from games.presence import reads as presence_reads
 
 from .test_sockets_follow_the_account import closed_within_a_second, open_socket, refused, sync
 
@@ -181,7 +182,7 @@ async def test_a_closing_socket_leaves_no_presence_even_when_redis_fails(make_us
     key = await sync(token_for)(u)
     match = await sync(match_commands.create_bot_match)(u, bot="random")
     comm = await open_socket(f"/ws/matches/{match.pk}/", token=key)
-    assert await sync(match_reads.on_match_page)(u.pk, match.pk)
+    assert await sync(presence_reads.on_match_page)(u.pk, match.pk)
 
     async def broken(*args: Any) -> None:
         raise ConnectionError("redis is away")
@@ -197,13 +198,13 @@ async def test_a_closing_socket_leaves_no_presence_even_when_redis_fails(make_us
 def test_beat_forgets_presence_no_socket_renewed(make_user: Any) -> None:
     u = make_user("ann")
     match = match_commands.create_bot_match(u, bot="random")
-    match_commands.presence_join(u.pk, match.pk, "live.channel")
-    match_commands.presence_join(u.pk, match.pk, "dead.channel")
+    presence_commands.presence_join(u.pk, match.pk, "live.channel")
+    presence_commands.presence_join(u.pk, match.pk, "dead.channel")
     Presence.objects.filter(channel_name="dead.channel").update(
-        seen_at=timezone.now() - match_reads.PRESENCE_MAX_AGE - timedelta(seconds=1))
-    assert match_commands.forget_stale_presence() == 1
+        seen_at=timezone.now() - presence_reads.PRESENCE_MAX_AGE - timedelta(seconds=1))
+    assert presence_commands.forget_stale_presence() == 1
     assert list(Presence.objects.values_list("channel_name", flat=True)) == ["live.channel"]
-    Presence.objects.update(seen_at=timezone.now() - match_reads.PRESENCE_MAX_AGE - timedelta(seconds=1))
-    assert not match_reads.on_match_page(u.pk, match.pk)  # not renewed: no longer on the page
-    match_commands.presence_renew("live.channel")
-    assert match_reads.on_match_page(u.pk, match.pk)
+    Presence.objects.update(seen_at=timezone.now() - presence_reads.PRESENCE_MAX_AGE - timedelta(seconds=1))
+    assert not presence_reads.on_match_page(u.pk, match.pk)  # not renewed: no longer on the page
+    presence_commands.presence_renew("live.channel")
+    assert presence_reads.on_match_page(u.pk, match.pk)

@@ -28,6 +28,7 @@ from matches.test_realstack import _celery_env, _free_port
 from games.matches import commands
 from games.matches.commands import SeatSpec
 from games.models import Action, Match
+from tests.stack import http_answers, log_says, stop, wait_until
 
 pytestmark = [pytest.mark.realstack, pytest.mark.django_db(transaction=True)]
 
@@ -46,20 +47,17 @@ class Process:
         self.proc = subprocess.Popen(args, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, text=True)
 
     def wait_for(self, ready: str, timeout: float = 60) -> None:
-        deadline = time.monotonic() + timeout
-        while ready not in self.log.read_text():
-            assert self.proc.poll() is None, self.log.read_text()[-3000:]
-            assert time.monotonic() < deadline, self.log.read_text()[-3000:]
-            time.sleep(0.2)
+        """Until its output says ``ready``."""
+        wait_until(log_says(self.log, ready), ready, proc=self.proc, log=self.log, timeout=timeout)
+
+    def wait_answers(self, url: str) -> str:
+        """Until ``url`` (a web server's) answers; the URL."""
+        wait_until(http_answers(f"{url}/api/leaderboard/"), url, proc=self.proc, log=self.log, every=0.3)
+        return url
 
     def stop(self) -> None:
         if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+            stop(self.proc, timeout=30)
 
 
 def _env(**extra: str) -> dict[str, str]:
@@ -89,16 +87,7 @@ def stack() -> Iterator[Any]:
                                               "2", "-l", "info", "--without-gossip", "--without-mingle",
                                               "-n", f"crowd-{os.getpid()}-{port}@%h"], env))
             started[-1].wait_for("ready.")
-        url = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 60
-        while True:
-            assert web.proc.poll() is None, web.log.read_text()[-3000:]
-            assert time.monotonic() < deadline, web.log.read_text()[-3000:]
-            try:
-                httpx.get(f"{url}/api/leaderboard/", timeout=2)
-                return url
-            except httpx.HTTPError:
-                time.sleep(0.3)
+        return web.wait_answers(f"http://127.0.0.1:{port}")
 
     try:
         yield start

@@ -25,6 +25,8 @@ from site_helpers import client_for
 from games.matches import commands, store
 from games.matches.commands import SeatSpec
 from games.models import Action, Match
+from tests import stack
+from tests.stack import log_says
 
 pytestmark = [pytest.mark.realstack, pytest.mark.django_db(transaction=True)]
 
@@ -52,15 +54,8 @@ class Celery:
 
     def __init__(self, name: str, args: list[str], ready: str, env: dict[str, str]) -> None:
         self.log = ROOT / "test-artifacts" / f"faults-{name}-{os.getpid()}-{time.monotonic_ns()}.log"
-        self.log.parent.mkdir(exist_ok=True)
-        out = open(self.log, "w")  # noqa: SIM115 - closed with the process
-        self.proc = subprocess.Popen([sys.executable, "-m", "celery", "-A", "callbreak_site", *args], cwd=ROOT,
-                                     env=env, stdout=out, stderr=subprocess.STDOUT, text=True)
-        deadline = time.monotonic() + 60
-        while ready not in self.log.read_text():
-            assert self.proc.poll() is None, self.log.read_text()
-            assert time.monotonic() < deadline, self.log.read_text()
-            time.sleep(0.2)
+        self.proc = stack.start([sys.executable, "-m", "celery", "-A", "callbreak_site", *args], env=env,
+                                log=self.log, ready=log_says(self.log, ready), what=f"celery {name}")
 
     def kill(self) -> None:
         if self.proc.poll() is None:
@@ -119,8 +114,10 @@ def test_a_worker_killed_mid_move_is_recovered(tmp_path: Path) -> None:
         first.kill()  # SIGKILL, in the middle of the chain of moves (each hard move takes a while)
         assert Match.objects.get(pk=match.pk).status == Match.Status.ACTIVE
         stopped_at = _seq(match.pk)
-        time.sleep(2)
-        assert _seq(match.pk) == stopped_at  # nobody plays while no worker runs
+        # nobody plays while no worker runs: beat's sweep queues the owed move, and it waits there untaken
+        queue = redis.Redis.from_url(env["REDIS_URL"])
+        wait_until(lambda: queue.llen("celery") > 0, 60, "beat's sweep to queue the owed bot move")
+        assert _seq(match.pk) == stopped_at
         second = worker(env)
         wait_until(lambda: Match.objects.get(pk=match.pk).status == Match.Status.FINISHED, 600, "the match to end")
         assert_consistent(match.pk)
@@ -154,10 +151,11 @@ def own_redis(tmp_path: Path) -> Iterator[tuple[str, Any]]:
                 assert time.monotonic() < deadline, "redis-server did not start"
                 time.sleep(0.1)
 
-    def restart(down_for: float) -> None:
+    def restart(down_until: Any) -> None:
+        """Stopped until ``down_until()`` says its absence was met, then started again."""
         state["proc"].terminate()
         state["proc"].wait(timeout=10)
-        time.sleep(down_for)
+        wait_until(down_until, 60, "Redis to be missed")
         start()
 
     start()
@@ -175,7 +173,10 @@ def test_redis_restarted_during_play(own_redis: tuple[str, Any], tmp_path: Path)
     try:
         match = commands.create_match(seats=BOTS)  # its first task went to this process's broker: the sweep finds it
         wait_until(lambda: _seq(match.pk) >= 4, 120, "the bots to start")
-        restart(down_for=3)  # every queued task and group is lost with it
+        # every queued task and group is lost with it; down until the worker has met its absence (a refused
+        # connection, to the broker or the channel layer)
+        refused = procs[0].log.read_text().count("[Errno 111]")
+        restart(down_until=lambda: procs[0].log.read_text().count("[Errno 111]") > refused)
         wait_until(lambda: Match.objects.get(pk=match.pk).status == Match.Status.FINISHED, 600, "the match to end")
         assert_consistent(match.pk)
         assert all(p.proc.poll() is None for p in procs), "a process died with Redis"

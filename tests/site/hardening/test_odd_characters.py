@@ -13,7 +13,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 from site_helpers import client_for
 
-from games.limits import ascii_int
+from games.bounds import ascii_int
 from games.matches import commands
 from games.matches.commands import SeatSpec
 from games.models import Match

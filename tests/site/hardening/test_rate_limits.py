@@ -14,8 +14,8 @@ from django.test import Client
 from rest_framework.test import APIClient
 from site_helpers import PASSWORD, client_for
 
-from games import throttles
-from games.throttles import Rate, parse_rate
+from games import ratelimit
+from games.ratelimit import Rate, parse_rate
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.rate_limits]
 
@@ -90,30 +90,79 @@ def test_thirty_wrong_passwords_lock_the_account_and_the_right_one_is_refused(ma
     assert r.json()["code"] in ("locked_out", "throttled")
 
 
-def test_the_lockout_follows_the_account_from_any_address_and_ends_after_the_cool_off(
-        make_user: Any, settings: Any) -> None:
-    make_user("bella")
+def _page_login(path: str, username: str, password: str, ip: str) -> Any:
+    """A log-in on the page (``/accounts/login/``) or the admin's (``/admin/login/``) from ``ip``."""
+    return Client(REMOTE_ADDR=ip).post(path, {"username": username, "password": password})
+
+
+def _login(kind: str, username: str, password: str, ip: str) -> tuple[int, bool]:
+    """A log-in by the API, the page or the admin's: its status and whether it signed in."""
+    if kind == "api":
+        r = _token(username, password, ip=ip)
+        return r.status_code, r.status_code == 200
+    c = Client(REMOTE_ADDR=ip)
+    r = c.post("/accounts/login/" if kind == "page" else "/admin/login/", {"username": username, "password": password})
+    return r.status_code, "_auth_user_id" in c.session
+
+
+@pytest.mark.parametrize("kind", ["api", "page", "admin"])
+def test_a_stranger_locks_out_only_himself_the_owner_logs_in_from_elsewhere(
+        kind: str, django_user_model: Any, settings: Any) -> None:
+    """The lockout is for the pair (address, username): failures from A never lock the owner out at B."""
+    django_user_model.objects.create_superuser("bella", "bella@example.com", PASSWORD)
     _limits(settings, login_account="1000/min", login="1000/min")  # only django-axes at work here
-    for i in range(settings.AXES_FAILURE_LIMIT - 1):
-        assert _token("bella", "wrong", ip=f"198.51.100.{i}").status_code == 400
-    assert _token("bella", "wrong", ip="198.51.100.99").status_code == 429  # the last failure allowed locks it
-    r = _token("bella", PASSWORD, ip="192.0.2.77")  # a new address, the right password
+    attacker, owner = "198.51.100.7", "192.0.2.77"
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        assert _login(kind, "bella", "wrong", attacker)[0] in (200, 400)
+    assert _login(kind, "bella", "wrong", attacker) == (429, False)  # the last failure allowed locks A out
+    assert _login(kind, "bella", PASSWORD, attacker) == (429, False)  # the right password too, from A
+    assert _login(kind, "bella", PASSWORD, owner)[1]  # the owner, from B
+    r = _token("bella", PASSWORD, ip=attacker)
     assert r.status_code == 429 and r.json()["code"] == "locked_out"
     assert int(r["Retry-After"]) == settings.AXES_COOLOFF_TIME.total_seconds()
     from axes.utils import reset
 
-    reset(username="bella")  # what the cool-off (or an admin) does
-    assert _token("bella", PASSWORD, ip="192.0.2.77").status_code == 200
+    reset(ip="198.51.100.7", username="bella")  # what the cool-off (or an admin) does
+    assert _token("bella", PASSWORD, ip=attacker).status_code == 200
 
 
-def test_one_address_trying_many_accounts_is_locked_out(make_user: Any, settings: Any) -> None:
+@pytest.mark.parametrize("kind", ["api", "page", "admin"])
+def test_thirty_addresses_guessing_one_name_meet_the_account_limit(
+        kind: str, django_user_model: Any, settings: Any) -> None:
+    """With the default limits, one name guessed from 30 addresses: at most ``login_account`` (10 a minute) of
+    the tries reach the password check; the others are refused with 429 and are not failures (the owner, refused
+    meanwhile, is not locked out by them)."""
+    django_user_model.objects.create_superuser("gwen", "gwen@example.com", PASSWORD)
+    assert settings.RATE_LIMITS["login_account"] == ("account", "10/min")
+    with time_machine.travel(NOON + 5, tick=False):
+        answers = [_login(kind, "gwen", f"guess-{i}", f"203.0.113.{i}")[0] for i in range(30)]
+        assert answers.count(429) >= 20 and set(answers[10:]) == {429}, answers
+        if kind == "api":
+            r = _token("gwen", "guess", ip="203.0.113.99")
+            assert r.json() == {"code": "throttled", "scope": "login_account", "retry_after": 55,
+                                "detail": "Too many log-ins for this account; try again in 55 seconds."}
+            assert r["Retry-After"] == "55"
+        else:
+            r = _page_login("/accounts/login/" if kind == "page" else "/admin/login/", "gwen", "guess",
+                            "203.0.113.99")
+            assert r.status_code == 429 and "Too many log-ins for this account" in r.content.decode()
+        for _ in range(settings.AXES_FAILURE_LIMIT + 2):  # the owner, refused while the crowd is at it
+            assert _login(kind, "gwen", PASSWORD, "192.0.2.1") == (429, False)
+    with time_machine.travel(NOON + 65, tick=False):  # the next minute: the owner is not locked out
+        assert _login(kind, "gwen", PASSWORD, "192.0.2.1")[1]
+
+
+def test_one_address_trying_many_names_meets_the_address_limit(make_user: Any) -> None:
+    """No lockout for a name per address, but the ``login`` limit (30 a minute from one address) on every
+    log-in, whichever names they try."""
     make_user("carla")
-    _limits(settings, login="1000/min")
-    for i in range(settings.AXES_FAILURE_LIMIT - 1):
-        assert _token(f"nobody{i}", "wrong", ip="203.0.113.50").status_code == 400
-    assert _token("nobody", "wrong", ip="203.0.113.50").status_code == 429
-    assert _token("carla", PASSWORD, ip="203.0.113.50").status_code == 429
-    assert _token("carla", PASSWORD, ip="203.0.113.51").status_code == 200
+    with time_machine.travel(NOON + 5, tick=False):
+        for i in range(30):
+            assert _token(f"nobody{i}", "wrong", ip="203.0.113.50").status_code == 400
+        r = _token("carla", PASSWORD, ip="203.0.113.50")
+        assert r.status_code == 429 and r.json()["scope"] == "login"
+        assert _page_login("/accounts/login/", "carla", PASSWORD, "203.0.113.50").status_code == 429
+        assert _token("carla", PASSWORD, ip="203.0.113.51").status_code == 200
 
 
 def test_the_html_and_admin_log_ins_lock_out_too(make_user: Any, django_user_model: Any) -> None:
@@ -192,15 +241,15 @@ def test_limits_can_be_turned_off_and_a_silent_cache_does_not_turn_them_off(
     def down(*args: Any, **kwargs: Any) -> Any:
         raise ConnectionError("cache down")
 
-    monkeypatch.setattr(throttles.django_cache, "add", down)
-    throttles.LOCAL_COUNTS.clear()
+    monkeypatch.setattr(ratelimit.django_cache, "add", down)
+    ratelimit.LOCAL_COUNTS.clear()
     with time_machine.travel(NOON + 10, tick=False):  # the sign-ups and the log-ins count in this process
         assert [_signup(f"down{i}").status_code for i in range(3)] == [201, 429, 429]
         _limits(settings, login="2/min")
         names = [APIClient().post("/api/auth/token/", {"username": "down0", "password": PASSWORD}, format="json")
                  .status_code for _ in range(3)]
     assert names == [200, 200, 429]
-    throttles.LOCAL_COUNTS.clear()
+    ratelimit.LOCAL_COUNTS.clear()
 
 
 def test_limits_come_from_the_environment() -> None:
@@ -217,7 +266,7 @@ async def test_a_socket_cannot_flood_resyncs(make_user: Any) -> None:
     from site_helpers import ws
 
     from games.matches import commands
-    from games.matches.consumers import RESYNC_LIMIT
+    from games.ratelimit import RESYNC_LIMIT
 
     u = await database_sync_to_async(make_user)("ivy")
     match = await database_sync_to_async(commands.create_bot_match)(u, bot="random")
@@ -249,15 +298,15 @@ def test_on_redis_the_scopes_of_a_request_are_counted_in_one_round_trip(settings
     request.user = type("U", (), {"is_authenticated": True, "pk": 41})()
     with time_machine.travel(NOON + 0.25, tick=False):
         calls = []
-        original = throttles._incr_many
-        throttles._incr_many = lambda keys: calls.append(len(keys)) or original(keys)  # type: ignore[assignment,func-returns-value]
+        original = ratelimit._incr_many
+        ratelimit._incr_many = lambda keys: calls.append(len(keys)) or original(keys)  # type: ignore[assignment,func-returns-value]
         try:
-            results = [throttles.check(request, ["action", "action_sustained"]) for _ in range(4)]
+            results = [ratelimit.check(request, ["action", "action_sustained"]) for _ in range(4)]
         finally:
-            throttles._incr_many = original  # type: ignore[assignment]
+            ratelimit._incr_many = original  # type: ignore[assignment]
     assert calls == [2, 2, 2, 2]
     assert results[:3] == [None, None, None]
-    assert results[3] == throttles.Refusal("action", 1)
+    assert results[3] == ratelimit.Refusal("action", 1)
     client = caches["default"]._cache.get_client(None, write=True)
     keys = client.keys(f"rl-test-{os.getpid()}:*")
     assert len(keys) == 2 and all(0 < client.ttl(k) <= 61 for k in keys)

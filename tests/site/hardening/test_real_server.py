@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 from servers import Server, migrated_sqlite, run_django, web_server
+
+from tests.stack import wait_until
 
 LIMIT = 256 * 1024
 
@@ -94,7 +95,8 @@ def test_tokens_never_reach_the_log(server: Server, sqlite: Path) -> None:
                      ).status_code == 200
     reset = "c2V0-" + key[:20]
     httpx.get(f"{server.url}/accounts/reset/MQ/{reset}/")
-    time.sleep(0.5)
+    wait_until(lambda: "/accounts/reset/" in server.output(), "the last request in the access log", timeout=10,
+               every=0.05)
     log = server.output()
     assert "WebSocket /ws/me/?token=[redacted]" in log, log[-3000:]
     assert "/ws/matches/1/?token=[redacted]" in log

@@ -18,7 +18,7 @@ from rest_framework.test import APIClient
 from site_helpers import PASSWORD
 
 from callbreak_site.cache import BREAKER
-from games import throttles
+from games import ratelimit
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.rate_limits]
 
@@ -64,10 +64,10 @@ def silent_redis(settings: Any) -> Iterator[SilentRedis]:
                     "max_connections": 10, "timeout": 1}}}
     settings.CACHE_RETRY_SECONDS = 3
     BREAKER.reset()
-    throttles.LOCAL_COUNTS.clear()
+    ratelimit.LOCAL_COUNTS.clear()
     yield server
     BREAKER.reset()
-    throttles.LOCAL_COUNTS.clear()
+    ratelimit.LOCAL_COUNTS.clear()
     server.close()
 
 

@@ -134,8 +134,9 @@ def test_beat_sweep_resumes_a_stalled_bot_turn(make_user: Any) -> None:
     human_turn_seq = match.seq
     # Nothing stalled: the sweep finds the human to move and enqueues nothing.
     assert tasks.resume_stalled_bot_turns.apply().get() == 0
-    # Put the seat on autopilot without the kick (as if the task had been lost): the sweep plays it.
+    # Put the seat on autopilot without the kick (as if the task had been lost), a minute ago: the sweep plays it.
     Seat.objects.filter(match=match, index=0).update(autopilot=True, bot="random")
+    Match.objects.filter(pk=match.pk).update(updated_at=timezone.now() - timedelta(seconds=60))
     assert tasks.resume_stalled_bot_turns.apply().get() == 1
     match.refresh_from_db()
     assert match.status == "finished"

@@ -16,7 +16,7 @@ from site_helpers import client_for
 from games import outbox
 from games.matches import commands, presenters, store
 from games.matches.commands import SeatSpec
-from games.matches.consumers import MatchConsumer
+from games.matches.seatview import SeatView
 from games.models import Action, Match
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -57,17 +57,15 @@ def test_a_view_through_the_api_and_on_the_socket(make_user: Any, django_assert_
     client = client_for(users[0])
     with django_assert_max_num_queries(2):  # token, the match with its seats (the state is cached)
         assert client.get(f"/api/matches/{match.pk}/").json()["seq"] == 40
-    consumer = MatchConsumer()
-    consumer.scope = {"user": users[1]}
-    consumer.match_id, consumer.seat = match.pk, 1
+    seat_view = SeatView(match.pk, 1, users[1].pk)  # the socket's
     with django_assert_max_num_queries(1):  # the match with its seats and their users
-        assert consumer._view()["seq"] == 40
+        assert seat_view.read()["seq"] == 40
     store.STATES.clear()  # another process: it replays the log once, then reads only what is new
     with django_assert_max_num_queries(2):
-        assert consumer._view()["seq"] == 40
+        assert seat_view.read()["seq"] == 40
     match = _play(match, users, 3)
     with django_assert_max_num_queries(1):
-        assert consumer._view()["seq"] == 43
+        assert seat_view.read()["seq"] == 43
 
 
 def _bot_match(make_user: Any, seed: str = "chain", bot_seed: str = "b" * 32) -> tuple[Match, Any]:
@@ -135,21 +133,19 @@ def test_a_socket_builds_the_next_views_from_the_messages_alone(
     monkeypatch.setattr(outbox, "group_send_now", lambda group, message: sent.append(message))
     users = [make_user() for _ in range(4)]
     match = commands.create_match(seats=[SeatSpec(user=u) for u in users], move_seconds=3600)  # deadlines move
-    consumer = MatchConsumer()
-    consumer.scope = {"user": users[2]}
-    consumer.match_id, consumer.seat = match.pk, 2
-    assert consumer._view()["seq"] == 0
+    seat_view = SeatView(match.pk, 2, users[2].pk)  # the socket's
+    assert seat_view.read()["seq"] == 0
     match = _play(Match.objects.get(pk=match.pk), users, 2)  # this socket misses the message of seq 1
     after_a_gap = [m for m in sent if m["type"] == "match.updated"][-1]
     with django_assert_num_queries(0):
-        assert consumer._view_from_event(after_a_gap) is None  # it follows a state this socket never had
-    assert consumer._view()["seq"] == 2
+        assert seat_view.follow(after_a_gap) is None  # it follows a state this socket never had
+    assert seat_view.read()["seq"] == 2
     for _ in range(20):
         match = _play(match, users, 1)
         message = [m for m in sent if m["type"] == "match.updated"][-1]
         assert message["seq"] == match.seq and message["deadline"] == match.deadline.isoformat()
         with django_assert_num_queries(0):
-            view = consumer._view_from_event(message)
+            view = seat_view.follow(message)
         fresh = presenters.match_view(store.load(match.pk), 2)
         assert view is not None and abs(view.pop("seconds_left") - fresh.pop("seconds_left")) <= 1
         assert view == fresh

@@ -35,6 +35,7 @@ from games import tasks
 from games.matches import commands, store
 from games.matches.commands import SeatSpec
 from games.models import Action, Match, Seat
+from tests.stack import free_port, http_answers, log_says, running, start, stop
 
 pytestmark = [pytest.mark.realstack, pytest.mark.django_db(transaction=True)]
 
@@ -102,30 +103,12 @@ def celery_log(name: str) -> Path:
     return ROOT / "test-artifacts" / f"celery-{name}-{os.getpid()}.log"
 
 
-def _start(name: str, args: list[str], ready: str) -> Iterator[subprocess.Popen[str]]:
+def _start(name: str, args: list[str], ready: str) -> Iterator[subprocess.Popen[bytes]]:
     """Run `celery -A callbreak_site <args>` until the fixture ends; its output goes to test-artifacts/."""
     log_path = celery_log(name)
-    log_path.parent.mkdir(exist_ok=True)
-    log = open(log_path, "w")  # noqa: SIM115 - closed at teardown
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "callbreak_site", *args],
-        cwd=ROOT, env=_celery_env(), stdout=log, stderr=subprocess.STDOUT, text=True,
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while ready not in log_path.read_text():
-            assert proc.poll() is None, f"celery {name} exited:\n{log_path.read_text()}"
-            assert time.monotonic() < deadline, f"celery {name} did not start:\n{log_path.read_text()}"
-            time.sleep(0.2)
+    with running([sys.executable, "-m", "celery", "-A", "callbreak_site", *args], env=_celery_env(), log=log_path,
+                 ready=log_says(log_path, ready), what=f"celery {name}") as proc:
         yield proc
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
 
 
 @pytest.fixture
@@ -172,14 +155,23 @@ def test_a_prefork_worker_keeps_its_database_sessions_across_tasks(make_user: An
         matches.append(match)
     tasks.bot_move.apply_async((matches[0].pk, 0))  # the children connect once
     _wait_for_action(matches[0], 0, "the first bot move")
-    time.sleep(1)
+    _wait_for_tasks_done(1, "prefork")  # its transaction and task are over, not only its action written
     before = _sessions_opened()
     for match in matches[1:]:
         tasks.bot_move.apply_async((match.pk, 0))
     for match in matches[1:]:
         _wait_for_action(match, 0, "a bot move")
-    time.sleep(1)
+    _wait_for_tasks_done(12, "prefork")
     assert _sessions_opened() - before < 6  # 11 tasks: at least 22 sessions without the fix
+
+
+def _wait_for_tasks_done(count: int, worker: str = "worker", timeout: float = 30) -> None:
+    """Until the worker has logged ``count`` bot moves done (a worker at log level info says so of each)."""
+    log = celery_log(worker)
+    deadline = time.monotonic() + timeout
+    while sum("bot_move[" in line and " succeeded in " in line for line in log.read_text().splitlines()) < count:
+        assert time.monotonic() < deadline, f"{count} tasks not done:\n" + log.read_text()[-3000:]
+        time.sleep(0.05)
 
 
 @pytest.fixture
@@ -255,7 +247,7 @@ def test_a_bot_task_delivered_twice_plays_once(make_user: Any, celery_worker: An
     while r.llen("celery") > 0 or Action.objects.filter(match=match).count() == 0:
         assert time.monotonic() < deadline, "the worker did not take the tasks"
         time.sleep(0.2)
-    time.sleep(2)  # let the last taken task finish
+    _wait_for_tasks_done(3)  # the last taken task has finished too
     assert Action.objects.filter(match=match).count() == 1
     assert Action.objects.get(match=match).made_by == "autopilot"
     match.refresh_from_db()
@@ -324,36 +316,17 @@ def test_beat_sweeps_a_deadline_that_passed_with_nothing_scheduled(
     assert match.seq == 1 and match.deadline is not None and match.deadline > timezone.now()
 
 
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+_free_port = free_port  # the other real-stack modules' name for it
 
 
-def _web_process(port: int) -> subprocess.Popen[str]:
+def _web_process(port: int) -> subprocess.Popen[bytes]:
     """One production web process (gunicorn with one Uvicorn worker, as `make serve` runs it)."""
-    log_path = ROOT / "test-artifacts" / f"web-{port}-{os.getpid()}.log"
-    log_path.parent.mkdir(exist_ok=True)
     env = {**_celery_env(), "WEB_CONCURRENCY": "1", "HOST": "127.0.0.1", "PORT": str(port), "DEBUG": "0",
            "SECRET_KEY": "x" * 50, "ALLOWED_HOSTS": "127.0.0.1", "HTTPS": "0"}
-    proc = subprocess.Popen(
-        [str(Path(sys.executable).parent / "gunicorn"), "-c", "callbreak_site/gunicorn_conf.py",
-         "callbreak_site.asgi:application"],
-        cwd=ROOT, env=env, stdout=open(log_path, "w"), stderr=subprocess.STDOUT, text=True,  # noqa: SIM115
-    )
-    import httpx
-
-    deadline = time.monotonic() + 60
-    while True:
-        assert proc.poll() is None, log_path.read_text()
-        assert time.monotonic() < deadline, log_path.read_text()
-        try:
-            httpx.get(f"http://127.0.0.1:{port}/api/leaderboard/", timeout=2)
-            return proc
-        except httpx.HTTPError:
-            time.sleep(0.3)
+    return start([str(Path(sys.executable).parent / "gunicorn"), "-c", "callbreak_site/gunicorn_conf.py",
+                  "callbreak_site.asgi:application"], env=env,
+                 log=ROOT / "test-artifacts" / f"web-{port}-{os.getpid()}.log",
+                 ready=http_answers(f"http://127.0.0.1:{port}/api/leaderboard/"), what="gunicorn")
 
 
 async def test_two_web_processes_share_the_channel_layer(make_user: Any) -> None:
@@ -384,9 +357,7 @@ async def test_two_web_processes_share_the_channel_layer(make_user: Any) -> None
             assert seen["match"]["bids"][mover_seat(seen["match"], mover.get_username())] == 3
     finally:
         for proc in procs:
-            proc.terminate()
-        for proc in procs:
-            proc.wait(timeout=30)
+            stop(proc, timeout=30)
 
 
 def mover_seat(view: dict[str, Any], name: str) -> int:

@@ -15,10 +15,11 @@ from django.utils import timezone
 from site_helpers import choose, client_for, two_people, ws
 
 from games.matches import commands as match_commands
-from games.matches import reads as match_reads
 from games.matches.commands import SeatSpec
 from games.models import Match, Notice, Presence
 from games.notices import reactions as notice_reactions
+from games.presence import commands as presence_commands
+from games.presence import reads as presence_reads
 from games.tasks import sweep_deadlines
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -76,9 +77,9 @@ async def test_your_turn_reaches_every_tab_and_no_email_while_on_the_match_page(
 
 def test_stale_presence_stops_silencing_email(make_user: Any) -> None:
     match, a, b = two_people(make_user)
-    match_commands.presence_join(a.pk, match.pk, "specific.channel!1")
-    assert match_reads.on_match_page(a.pk, match.pk)
+    presence_commands.presence_join(a.pk, match.pk, "specific.channel!1")
+    assert presence_reads.on_match_page(a.pk, match.pk)
     with time_machine.travel(timezone.now() + timedelta(hours=7), tick=False):
-        assert not match_reads.on_match_page(a.pk, match.pk)
+        assert not presence_reads.on_match_page(a.pk, match.pk)
         sweep_deadlines.delay()
         assert not Presence.objects.exists()

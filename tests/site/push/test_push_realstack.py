@@ -21,6 +21,7 @@ from push_service import BrowserKeys, PushService, start_push_service, vapid_pai
 from site_helpers import choose, client_for, two_people
 
 from games.models import Match, PushDelivery
+from tests.stack import celery_drained, log_says, running
 
 pytestmark = [pytest.mark.realstack, pytest.mark.django_db(transaction=True)]
 
@@ -42,8 +43,12 @@ def push_env(settings: Any, push_service: PushService) -> dict[str, str]:
     return env
 
 
+def _push_log() -> Path:
+    return ROOT / "test-artifacts" / f"celery-push-{os.getpid()}.log"
+
+
 @pytest.fixture
-def push_worker(push_env: dict[str, str]) -> Iterator[subprocess.Popen[str]]:
+def push_worker(push_env: dict[str, str]) -> Iterator[subprocess.Popen[bytes]]:
     """A `celery worker` for the bots' queue and the push queue (as `make worker` and docker-compose run it)."""
     import redis
 
@@ -55,27 +60,11 @@ def push_worker(push_env: dict[str, str]) -> Iterator[subprocess.Popen[str]]:
                DATABASE_URL=f"postgres://{db['USER'] or 'postgres'}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}"
                             f"/{db['NAME']}")
     env.pop("DATABASE_POOL_MAX", None)
-    log_path = ROOT / "test-artifacts" / f"celery-push-{os.getpid()}.log"
-    log_path.parent.mkdir(exist_ok=True)
-    with open(log_path, "w") as log:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "callbreak_site", "worker", "-P", "solo", "-Q", "celery,push",
-             "-l", "info", "--without-gossip", "--without-mingle", "-n", f"push-{os.getpid()}@%h"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, text=True)
-        try:
-            deadline = time.monotonic() + 60
-            while "ready." not in log_path.read_text():
-                assert proc.poll() is None, log_path.read_text()
-                assert time.monotonic() < deadline, log_path.read_text()
-                time.sleep(0.2)
-            yield proc
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+    log_path = _push_log()
+    with running([sys.executable, "-m", "celery", "-A", "callbreak_site", "worker", "-P", "solo", "-Q", "celery,push",
+                  "-l", "info", "--without-gossip", "--without-mingle", "-n", f"push-{os.getpid()}@%h"],
+                 env=env, log=log_path, ready=log_says(log_path, "ready."), what="celery push worker") as proc:
+        yield proc
 
 
 def _wait_turn(match_id: int, seats: set[int], timeout: float = 60) -> Match:
@@ -107,6 +96,8 @@ def test_b_moves_and_as_browser_receives_exactly_one_push(make_user: Any, push_s
     [request] = push_service.wait_for(1, timeout=30)
     payload = keys.decrypt(request.body)
     assert payload["type"] == "your_turn" and payload["match_id"] == match.pk
-    time.sleep(2)  # nothing more comes: one push for one turn
+    from callbreak_site.celery import app
+
+    celery_drained(app, _push_log(), ("celery", "push"))  # nothing more comes: one push for one turn
     assert len(push_service.received) == 1
     assert list(PushDelivery.objects.values_list("status", flat=True)) == ["sent"]

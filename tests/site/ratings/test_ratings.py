@@ -37,7 +37,7 @@ def test_bot_levels_are_rated_identities_and_aborted_matches_are_not_rated(make_
     rows = client.get("/api/leaderboard/").json()
     assert {r["kind"] for r in rows} == {"human", "bot"}
     assert [r["kind"] for r in client.get("/api/leaderboard/?bots=0").json()] == ["human"]
-    assert rows == sorted(rows, key=lambda r: -r["conservative"])
+    assert rows == sorted(rows, key=lambda r: (r["provisional"], -r["shown"]))  # settled first, then by the number
 
     # an aborted match: nobody rated, no more actions
     t2 = client.post("/api/tables/", {"visibility": "private", "move_seconds": 86400}, format="json").json()

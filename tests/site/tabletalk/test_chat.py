@@ -11,13 +11,15 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
-from site_helpers import next_of, two_people, ws
+from site_helpers import next_of, nothing_of, two_people, ws
 
 from games.errors import ChatClosed, GameError, MatchNotFound
 from games.matches import commands
-from games.matches.commands import CHAT_MAX, SeatSpec, clean_chat_text
+from games.matches.commands import SeatSpec
 from games.models import ChatMessage, ChatReport, Match, Table
 from games.tables import commands as tables
+from games.tabletalk import commands as talk
+from games.tabletalk.commands import CHAT_MAX, clean_chat_text
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -34,18 +36,6 @@ def invited_match(make_user: Any, visibility: str = Table.Visibility.PRIVATE, na
     match = tables.start_table(amy, table.pk)
     match.refresh_from_db()
     return match, amy, bo
-
-
-async def nothing_of(comm: WebsocketCommunicator, kind: str) -> bool:
-    """True when no message of ``kind`` waits before a resync's view (the in-memory layer delivers in order).
-    A resync's own chat history comes after its view and is read off here too."""
-    await comm.send_json_to({"type": "resync"})
-    while True:
-        msg = await comm.receive_json_from(timeout=5)
-        if msg.get("type") == kind:
-            return False
-        if msg.get("type") == "match":
-            return True
 
 
 async def opened(match: Match, user: Any) -> tuple[WebsocketCommunicator, list[dict[str, Any]] | None]:
@@ -113,20 +103,20 @@ def test_strangers_bots_and_the_resigned_do_not_chat(make_user: Any) -> None:
     match, amy, bo = invited_match(make_user)
     stranger = make_user("eve")
     with pytest.raises(MatchNotFound):  # not seated: the match is no business of theirs
-        commands.send_chat(stranger.pk, match.pk, "hi")
+        talk.send_chat(stranger.pk, match.pk, "hi")
     with pytest.raises(MatchNotFound):
-        commands.report_chat(stranger.pk, match.pk, 1)
+        talk.report_chat(stranger.pk, match.pk, 1)
     # alone with bots at a private table: nobody to talk to
     solo = make_user("solo")
     table = tables.create_table(solo, visibility=Table.Visibility.PRIVATE, rated=False)
     tables.fill_bots(solo, table.pk, bot="random")
     with pytest.raises(ChatClosed):
-        commands.send_chat(solo.pk, tables.start_table(solo, table.pk).pk, "hi")
+        talk.send_chat(solo.pk, tables.start_table(solo, table.pk).pk, "hi")
     # a person who resigned reads the chat but writes no more
     commands.resign(bo, match.pk)
     with pytest.raises(ChatClosed):
-        commands.send_chat(bo.pk, match.pk, "bye")
-    assert commands.send_chat(amy.pk, match.pk, "still here")["text"] == "still here"
+        talk.send_chat(bo.pk, match.pk, "bye")
+    assert talk.send_chat(amy.pk, match.pk, "still here")["text"] == "still here"
 
 
 @pytest.mark.rate_limits
@@ -209,7 +199,7 @@ async def test_a_report_makes_one_row_that_staff_see_and_handle(make_user: Any, 
 
 
 @pytest.mark.parametrize(("raw", "code"), [
-    ("", "empty_text"), (" \t\n\x07\u202e ", "empty_text"), ("a\x00b", "bad_text"), (42, "bad_text"),
+    ("", "empty_message"), (" \t\n\x07\u202e ", "empty_message"), ("a\x00b", "bad_text"), (42, "bad_text"),
     (None, "bad_text"), ("x" * (CHAT_MAX + 1), "text_too_long"), ("x" * 5000, "text_too_long"),
 ])
 def test_chat_text_refused(raw: object, code: str) -> None:
@@ -230,6 +220,78 @@ def test_chat_text_cleaned(raw: str, clean: str) -> None:
     assert clean_chat_text(raw) == clean
 
 
+ENGLAND = "\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f"  # 🏴 + tags "gbeng" + cancel
+LEGIBLE = [  # Nepali, Hindi (a nukta and a candrabindu on one letter, ZWJ and ZWNJ half forms), Chinese, Persian, emoji
+    "नमस्ते! तपाईंलाई कस्तो छ? शुभकामना 🙏",
+    "क़ुँवर जी, अच्छा खेला! क्\u200dष क्\u200cष",
+    "你好，祝你好运！再来一局？",
+    "می\u200cخواهم بازی کنم",
+    "👨\u200d👩\u200d👧\u200d👦 🏳\ufe0f\u200d🌈 ❤\ufe0f\u200d🔥 👍🏽 #\ufe0f\u20e3 🇳🇵 " + ENGLAND,
+]
+PILE = "\u0301\u0302\u0303\u0304\u0306"  # five marks on one letter
+
+
+@pytest.mark.parametrize("line", LEGIBLE)
+def test_chat_in_every_script_and_emoji_is_kept_unchanged(line: str) -> None:
+    assert clean_chat_text(line) == line
+
+
+@pytest.mark.parametrize(("raw", "clean"), [
+    ("a" + "\u0336" * 199, "a" + "\u0336" * 3),  # a strike-through drawn across the lines around
+    ("a" + "\u0489" * 199, "a" + "\u0489" * 3),  # an enclosing mark (Me)
+    ("o" + "\u0308" * 199 + " k", "\u00f6" + "\u0308" * 3 + " k"),  # NFC first (ö), then the pile goes
+    ("x" + "\u0301\u200d" * 90, "x\u0301\u200d\u0301\u200d\u0301"),  # a joiner does not start a new pile
+    ("\u0301" * 9 + "x", "\u0301" * 3 + "x"),
+    ("x" + PILE + "q" + PILE, "x" + PILE[:3] + "q" + PILE[:3]),  # the cap is per character
+    ("hi\U000e0069\U000e0067\U000e006e\U000e006f\U000e0072\U000e0065\U000e007f", "hi"),  # tag characters: hidden text
+    ("\U0001f3f4\U000e0078\U000e0078\U000e007f", "\U0001f3f4"),  # tags that spell no flag
+    ("g\u200bg\u2060w\u00adp\u180e!", "ggwp!"),  # zero-width space, word joiner, soft hyphen, separator
+    ("\u200e\u200fok\u061c", "ok"),  # direction marks
+    ("a\u200d\u200c\u200d\u200db", "a\u200db"),  # a run of joiners is one
+    ("\u200dok\u200c \u200d", "ok"),  # a joiner by a space or at an end joins nothing
+    ("\u3164 hi \u2800", "\u3164 hi \u2800"),  # blanks beside words are like spaces: kept
+])
+def test_chat_text_without_piles_or_hidden_characters(raw: str, clean: str) -> None:
+    assert clean_chat_text(raw) == clean
+
+
+INVISIBLE = [
+    "\u200b" * 20, "\u2060\u2060", "\u3164" * 50, "\u115f\u1160\uffa0", "\u2800" * 30, "\u00ad" * 10,
+    "\U000e0068\U000e0069", "\u200d\u200c", "\ufe0f\u034f", "\u3000\u00a0\u2003 \u200b\u3164\u2800\u00ad",
+]
+
+
+@pytest.mark.parametrize("raw", INVISIBLE)
+def test_a_line_that_shows_nothing_is_empty(raw: str) -> None:
+    with pytest.raises(GameError) as err:
+        clean_chat_text(raw)
+    assert (err.value.code, err.value.status) == ("empty_message", 400)
+    assert clean_chat_text(raw, what="A reason", allow_empty=True) == ""
+
+
+async def test_the_socket_keeps_legible_lines_and_refuses_or_trims_the_rest(make_user: Any) -> None:
+    match, amy, bo = await database_sync_to_async(invited_match)(make_user)
+    (a, _), (b, _) = await opened(match, amy), await opened(match, bo)
+    for line in LEGIBLE:
+        await a.send_json_to({"type": "chat", "text": line})
+        assert (await next_of(b, "chat"))["message"]["text"] == line
+    for line in ("\u200b" * 20, "\u3164" * 50, "\u2800 \u00ad", "\u2060"):
+        await a.send_json_to({"type": "chat", "text": line})
+        err = await next_of(a, "error")
+        assert (err["about"], err["code"]) == ("chat", "empty_message") and err["detail"]
+    await a.send_json_to({"type": "chat", "text": "a" + "\u0336" * 199})
+    assert (await next_of(b, "chat"))["message"]["text"] == "a" + "\u0336" * 3
+    await a.send_json_to({"type": "chat", "text": "hi\U000e0068\U000e0069"})
+    assert (await next_of(b, "chat"))["message"]["text"] == "hi"
+    stored = await database_sync_to_async(lambda: list(ChatMessage.objects.order_by("pk")))()
+    assert [m.text for m in stored] == [*LEGIBLE, "a" + "\u0336" * 3, "hi"]
+    message = stored[0]
+    await b.send_json_to({"type": "report", "message": message.pk, "reason": "\u200b\u3164"})
+    assert await next_of(b, "reported") == {"type": "reported", "message": message.pk}
+    assert (await database_sync_to_async(ChatReport.objects.get)()).reason == ""
+    await asyncio.gather(a.disconnect(), b.disconnect())
+
+
 def test_a_bot_account_neither_reads_nor_writes_the_chat(make_user: Any) -> None:
     amy, bo, prog = make_user("amy"), make_user("bo"), make_user("prog")
     match = commands.create_match(seats=[SeatSpec(user=amy), SeatSpec(user=bo), SeatSpec(user=prog),
@@ -239,17 +301,18 @@ def test_a_bot_account_neither_reads_nor_writes_the_chat(make_user: Any) -> None
     Seat.objects.filter(match=match, user=prog).update(bot_account=True)
     match = Match.objects.get(pk=match.pk)
     from games.matches import reads
+    from games.tabletalk import reads as talk_reads
 
     loaded = reads.match_with_seats(match.pk)
-    assert loaded is not None and set(reads.chat_people(loaded)) == {0, 1}
+    assert loaded is not None and set(talk_reads.chat_people(loaded)) == {0, 1}
     with pytest.raises(ChatClosed):
-        commands.send_chat(prog.pk, match.pk, "beep")
+        talk.send_chat(prog.pk, match.pk, "beep")
 
 
 def test_two_people_of_a_plain_match_have_no_chat(make_user: Any) -> None:
     match, amy, _ = two_people(make_user)
     with pytest.raises(ChatClosed):
-        commands.send_chat(amy.pk, match.pk, "hi")
+        talk.send_chat(amy.pk, match.pk, "hi")
 
 
 def test_the_migration_marks_the_invited_tables_matches_only(make_user: Any) -> None:

@@ -1,4 +1,5 @@
-"""Quick bots played in the web process that committed the move they answer, on a few threads of its own.
+"""Quick bots played in the web process that committed the move they answer, on a few threads of its own
+(the ``LANE`` row of ``ways``).
 
 A ``normal`` or ``easy`` bot decides in well under a millisecond, but as a Celery task its answer to a person's
 card cost a broker round (the web sends, a worker receives and acknowledges) and, in a worker process that had
@@ -6,8 +7,9 @@ not seen the match's last moves, a read and replay of the log: about as much CPU
 Here the process that has the state in its cache plays the bots' answer right after the commit, on one of
 ``BOT_LANE_THREADS`` threads (never on the thread of the person's request or socket, whose answer does not
 wait). Slow bots (``hard``) and delayed bots (``BOT_DELAY_SECONDS``) still go to the workers, and so does a
-move the lane could not play (its task retries as any other); beat's sweep sends a task for any bot move left
-waiting, e.g. by a web process that stopped.
+move the lane could not play (its task retries as any other). A move the lane holds dies with its process: beat's
+sweep (``tasks.resume_stalled_bot_turns``) sends it to the workers once it is owed, ``BOT_OWED_SECONDS`` after
+its commit, within ``BOT_SWEEP_SECONDS`` more (3 + 5 s by default).
 """
 
 from __future__ import annotations
@@ -21,12 +23,12 @@ from django.conf import settings
 from django.db import close_old_connections
 
 from games import metrics
+from games.matches import commands
 
-from . import botchain, commands
+from . import chain
 
 log = logging.getLogger(__name__)
 
-QUICK_LEVELS = frozenset({"easy", "normal"})
 _lane: ThreadPoolExecutor | None = None
 
 
@@ -38,9 +40,9 @@ def use() -> None:
         _lane = ThreadPoolExecutor(max_workers=settings.BOT_LANE_THREADS, thread_name_prefix="bots")
 
 
-def takes(level: str) -> bool:
-    """Whether this process plays a bot of ``level`` itself (the lane is on, the bot quick, no delay asked)."""
-    return _lane is not None and level in QUICK_LEVELS and settings.BOT_DELAY_SECONDS <= 0
+def on() -> bool:
+    """Whether this process has its bot threads (``use`` was called, and they may run here)."""
+    return _lane is not None
 
 
 def submit(match_id: int, seq: int, fallback: Callable[[int, int, float], None]) -> None:
@@ -53,7 +55,7 @@ def submit(match_id: int, seq: int, fallback: Callable[[int, int, float], None])
 def _play(match_id: int, seq: int, sent_at: float, fallback: Callable[[int, int, float], None]) -> None:
     close_old_connections()
     try:
-        played = botchain.run(commands.play_bot_turn, match_id, seq)
+        played = chain.run(commands.play_bot_turn, match_id, seq)
     except Exception:
         log.warning("bot move of match %s at seq %s left to the workers", match_id, seq, exc_info=True)
         fallback(match_id, seq, sent_at)

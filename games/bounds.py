@@ -78,7 +78,7 @@ class BodyLimit:
             await self.app(scope, receive, send)
             return
         limit = self.limit if self.limit is not None else max_request_bytes()
-        drain = self.drain if self.drain is not None else int(getattr(settings, "BODY_DRAIN_BYTES", 8 << 20))
+        drain = self.drain if self.drain is not None else settings.BODY_DRAIN_BYTES
         length = _header(scope, b"content-length")
         if length is not None and ((size := ascii_int(length, 20)) is None or size > limit):
             complete = size is not None and size <= drain and await _drain(receive, 0, drain)

@@ -4,13 +4,13 @@ to a person who muted the sender, at most EMOTE_LIMIT per EMOTE_WINDOW seconds p
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.core.cache import cache
-from site_helpers import next_of, two_people, ws
+from site_helpers import next_of, nothing_of, two_people, ws
 
 from games.models import Mute
 
@@ -23,25 +23,13 @@ def _limit(settings: Any) -> None:
     settings.EMOTE_WINDOW = 10
 
 
-async def nothing_of(comm: WebsocketCommunicator, kind: str) -> bool:
-    """True when no message of ``kind`` is waiting (the in-memory layer delivers at once; a group message
-    sent before a probe reaches the socket before the probe's answer)."""
-    await comm.send_json_to({"type": "resync"})
-    while True:
-        msg = await comm.receive_json_from(timeout=5)
-        if msg.get("type") == kind:
-            return False
-        if msg.get("type") == "match":
-            return True
-
-
 async def opened(path: str, user: Any) -> WebsocketCommunicator:
     comm = await ws(path, user)
     await next_of(comm, "match")
     return comm
 
 
-async def test_emotes_reach_every_seat_and_respect_mute_and_limit(make_user: Any) -> None:
+async def test_emotes_reach_every_seat_and_respect_mute_and_limit(make_user: Any, time_machine: Any) -> None:
     match, amy, bo = await database_sync_to_async(two_people)(make_user)
     path = f"/ws/matches/{match.pk}/"
     a, b = await opened(path, amy), await opened(path, bo)
@@ -70,7 +58,7 @@ async def test_emotes_reach_every_seat_and_respect_mute_and_limit(make_user: Any
     await b.disconnect()
     b = await ws(path, bo)  # the mute is kept: said again on connect
     assert await next_of(b, "mutes") == {"type": "mutes", "seats": [0]}
-    await database_sync_to_async(cache.clear)()  # the limit's window is over
+    time_machine.move_to(time.time() + 10)  # the limit's window (EMOTE_WINDOW) is over
     await a.send_json_to({"type": "emote", "emote": "thinking"})
     assert (await next_of(a, "emote"))["emote"] == "thinking"
     assert await nothing_of(b, "emote")
