@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.stack import free_port, port_listens, running
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "e2e"
@@ -36,25 +36,6 @@ CHROMIUM_ARGS = [
 
 def _ci() -> bool:
     return os.environ.get("CI", "").lower() == "true"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _wait_for_port(port: int, proc: subprocess.Popen[bytes], log: Path, timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"the server exited early:\n{log.read_text(errors='replace')[-3000:]}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return
-        except OSError:
-            time.sleep(0.2)
-    raise RuntimeError(f"the server did not listen on {port}:\n{log.read_text(errors='replace')[-3000:]}")
 
 
 def _vapid_pair() -> tuple[str, str]:
@@ -130,20 +111,14 @@ def site_url(site_env: dict[str, str]) -> Iterator[str]:
     tmp = Path(env["E2E_TMP"])
     py = sys.executable
     subprocess.run([py, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
-    port = _free_port()
+    port = free_port()
     log = tmp / "server.log"
     daphne = [py, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "callbreak_site.asgi:application"]
-    with log.open("wb") as out:
-        proc = subprocess.Popen(daphne, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
     try:
-        _wait_for_port(port, proc, log)
-        yield f"http://127.0.0.1:{port}"
+        with running(daphne, env=env, log=log, ready=port_listens(port), what=f"daphne on {port}", timeout=30,
+                     stop_timeout=10):
+            yield f"http://127.0.0.1:{port}"
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
         # keep the server log next to the screenshots
         if log.exists():
             ARTIFACTS.mkdir(parents=True, exist_ok=True)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 PASSWORD = "felt-table-Q7-spades"
@@ -27,6 +29,27 @@ def new_context(browser: Any, **options: Any) -> Any:
     """A browser context for the tests: Playwright's string predicates (wait_for_function) are evaluated
     in the page, which the site's Content-Security-Policy (no eval) would refuse."""
     return browser.new_context(bypass_csp=True, **options)
+
+
+@contextmanager
+def people(browser: Any, *options: dict[str, Any], fast: bool = False) -> Iterator[tuple[list[Any], list[str]]]:
+    """One page per ``options`` (each in a browser context of its own, closed at the end), with the tests' 20 s
+    timeout, and the list their page errors go to: where several people meet. ``fast``: the table's quick pace."""
+    contexts = [new_context(browser, **o) for o in options]
+    try:
+        pages = []
+        errors: list[str] = []
+        for c in contexts:
+            if fast:
+                c.add_init_script(FAST)
+            p = c.new_page()
+            p.set_default_timeout(20_000)
+            p.on("pageerror", lambda exc: errors.append(str(exc)))
+            pages.append(p)
+        yield pages, errors
+    finally:
+        for c in contexts:
+            c.close()
 
 
 def sign_up(page: Any, base: str, username: str, *, from_home: bool = False, email: bool = True) -> None:
@@ -154,3 +177,175 @@ TAP_TARGETS_JS = """() => [...document.querySelectorAll('.hand .card')].map((c) 
   }
   return [c.dataset.card, wide, tall];
 })"""
+
+
+# Texts that something else covers: for each visible element that holds text of its own, the elements at its
+# centre point (document.elementsFromPoint, everything made hit-testable for the check) are read from the top
+# down to the element itself, one of its descendants or one of its ancestors; the first one on the way that
+# paints at that point (a background, a border, an image or control, or its own text there) covers it. Cards
+# fanned in a hand are meant to hide each other's middles: only their index corners (.corner.tl) must show.
+# A page taller than the screen is checked at each half screen of scrolling; an element is judged where its
+# centre is on screen and not under something fixed (a sticky bar covers a text only while scrolled under it).
+# Returns [{text, el, by, byText}], one per covered element.
+COVERED_TEXT_JS = """() => {
+  const style = document.createElement('style');
+  style.textContent = '*, *::before, *::after { pointer-events: auto !important; }'
+    + ' html { scroll-behavior: auto !important; }';
+  document.head.appendChild(style);
+  const desc = (el) => el ? el.tagName.toLowerCase() + (el.id ? '#' + el.id : '')
+    + (typeof el.className === 'string' && el.className.trim() ? '.' + el.className.trim().split(/\\s+/).join('.') : '')
+    + (el.dataset && el.dataset.testid ? '[' + el.dataset.testid + ']' : '') : 'nothing';
+  const skip = 'script, style, noscript, template, option, select, title, textarea';
+  const solid = new Set(['IMG', 'SVG', 'CANVAS', 'VIDEO', 'INPUT', 'SELECT', 'TEXTAREA', 'IFRAME']);
+  const ownText = (e) => [...e.childNodes].filter((n) => n.nodeType === 3 && n.textContent.trim());
+  const paints = (e, x, y) => {
+    const cs = getComputedStyle(e);
+    if (parseFloat(cs.opacity) === 0) return false;
+    const bg = cs.backgroundColor.match(/[\\d.]+/g);
+    if (cs.backgroundImage !== 'none' || (bg && (bg.length < 4 || parseFloat(bg[3]) > 0.1))) return true;
+    if (solid.has(e.tagName.toUpperCase())) return true;
+    if (['Top', 'Right', 'Bottom', 'Left'].some((s) => parseFloat(cs['border' + s + 'Width']) > 0
+        && !/rgba\\(.*, 0\\)$/.test(cs['border' + s + 'Color']))) {
+      const r = e.getBoundingClientRect();
+      const edge = Math.max(...['Top', 'Right', 'Bottom', 'Left'].map((s) => parseFloat(cs['border' + s + 'Width'])));
+      if (x - r.left <= edge || r.right - x <= edge || y - r.top <= edge || r.bottom - y <= edge) return true;
+    }
+    return ownText(e).some((n) => { const g = document.createRange(); g.selectNodeContents(n);
+      return [...g.getClientRects()].some((q) => x >= q.left && x <= q.right && y >= q.top && y <= q.bottom); });
+  };
+  const fanned = (el, by) => { const c = el.closest('.card'), d = by.closest('.card');
+    return c && d && c !== d && c.parentElement === d.parentElement && !el.closest('.corner.tl'); };
+  const els = new Set();
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (!n.textContent.trim() || !el || el.closest(skip)) continue;
+    if (!el.checkVisibility({opacityProperty: true, visibilityProperty: true})) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width <= 1 || r.height <= 1) continue;  // visually hidden (for screen readers)
+    els.add(el);
+  }
+  const fixed = (el) => { for (let e = el; e; e = e.parentElement) {
+    const p = getComputedStyle(e).position; if (p === 'fixed' || p === 'sticky') return true; } return false; };
+  const judged = new Map();
+  const x0 = scrollX, y0 = scrollY;
+  const tall = document.documentElement.scrollHeight - innerHeight;
+  for (let y = 0; ; y += Math.max(100, innerHeight / 2)) {
+    window.scrollTo(0, Math.min(y, Math.max(0, tall)));
+    for (const el of els) {
+      if (judged.has(el)) continue;
+      // an inline element broken over lines: the centre of its longest line box (its bounding box's centre
+      // may be on the neighbour that the line break left beside it)
+      const r = [...el.getClientRects()].reduce((a, b) => (b.width * b.height > a.width * a.height ? b : a));
+      const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
+      if (cx < 0 || cy < 0 || cx >= innerWidth || cy >= innerHeight) continue;
+      let by = null;
+      for (const e of document.elementsFromPoint(cx, cy)) {
+        if (e === el || el.contains(e) || e.contains(el)) break;
+        if (paints(e, cx, cy)) { by = e; break; }
+      }
+      if (!by || fanned(el, by)) { judged.set(el, null); continue; }
+      if (fixed(by) && !fixed(el)) continue;
+      judged.set(el, {text: el.textContent.trim().replace(/\\s+/g, ' ').slice(0, 50), el: desc(el), by: desc(by),
+                      byText: by.textContent.trim().replace(/\\s+/g, ' ').slice(0, 30)});
+    }
+    if (y >= tall) break;
+  }
+  window.scrollTo(x0, y0);
+  style.remove();
+  return [...judged.values()].filter(Boolean);
+}"""
+
+
+# The tap targets (links, buttons, inputs, selects, role=button) smaller than ``min`` CSS px either way. A
+# checkbox or radio passes when one of its labels is a large enough target (the label is what a finger taps);
+# labels of other controls are not counted (the control itself is the target). Disabled controls and elements
+# off the page (a skip link until focused) are not targets. Returns [{what, text, w, h}].
+SMALL_TARGETS_JS = """(min) => {
+  const desc = (el) => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '')
+    + (typeof el.className === 'string' && el.className.trim() ? '.' + el.className.trim().split(/\\s+/).join('.') : '')
+    + (el.dataset.testid ? '[' + el.dataset.testid + ']' : '');
+  const big = (el) => { const r = el.getBoundingClientRect(); return r.width >= min - 0.5 && r.height >= min - 0.5; };
+  const out = [];
+  const sel = 'a[href], button, input:not([type=hidden]), select, textarea, [role=button], summary';
+  for (const el of document.querySelectorAll(sel)) {
+    if (el.disabled || !el.checkVisibility({opacityProperty: true, visibilityProperty: true})) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width < 1 || r.height < 1 || r.right + scrollX <= 0 || r.bottom + scrollY <= 0) continue;
+    if (big(el) || (el.labels && [...el.labels].some((l) => l.checkVisibility() && big(l)))) continue;
+    const label = el.labels && el.labels[0];
+    out.push({what: desc(el), text: ((label && label.textContent) || el.textContent || el.value || '')
+      .trim().replace(/\\s+/g, ' ').slice(0, 30), w: Math.round(r.width * 10) / 10, h: Math.round(r.height * 10) / 10});
+  }
+  return out;
+}"""
+
+
+# Pairs of the elements ``sels`` finds (visible ones) whose boxes overlap by more than 1 px both ways.
+OVERLAPS_JS = """(sels) => {
+  const els = sels.flatMap((s) => [...document.querySelectorAll(s)].map((el) => [s, el]))
+    .filter(([, el]) => el.checkVisibility({opacityProperty: true, visibilityProperty: true}));
+  const out = [];
+  for (let i = 0; i < els.length; i++) for (let j = i + 1; j < els.length; j++) {
+    const a = els[i][1].getBoundingClientRect(), b = els[j][1].getBoundingClientRect();
+    if (a.width < 1 || b.width < 1 || els[i][1].contains(els[j][1]) || els[j][1].contains(els[i][1])) continue;
+    const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+    const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+    if (w > 1 && h > 1) out.push([els[i][0], els[j][0], Math.round(w), Math.round(h)]);
+  }
+  return out;
+}"""
+
+
+# Visible texts set smaller than ``min`` CSS px (a phone's smallest readable size): [[text, px], ...]. Text set at
+# 0 px is not shown (a chip that shows a sign keeps its words for screen readers); a chart's SVG text scales with
+# its drawing and is not measured here.
+SMALL_TEXT_JS = """(min) => {
+  const out = new Map();
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (!n.textContent.trim() || !el || out.has(el) || el.closest('script, style, option, title, svg')) continue;
+    if (!el.checkVisibility({opacityProperty: true, visibilityProperty: true})) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width <= 1 || r.height <= 1) continue;
+    const px = parseFloat(getComputedStyle(el).fontSize) * (parseFloat(getComputedStyle(el).zoom) || 1);
+    if (px > 0 && px < min - 0.05) out.set(el, [n.textContent.trim().slice(0, 30), Math.round(px * 10) / 10]);
+  }
+  return [...out.values()];
+}"""
+
+
+# Whether every finite animation and transition of the page has ended (a spinner's endless one aside).
+SETTLED_JS = """() => document.getAnimations().every((a) => a.playState !== 'running'
+  || a.effect.getComputedTiming().iterations === Infinity)"""
+
+
+def covered_texts(page: Any) -> list[dict[str, str]]:
+    """The visible texts another element covers (see COVERED_TEXT_JS)."""
+    return list(page.evaluate(COVERED_TEXT_JS))
+
+
+def small_targets(page: Any, minimum: float = 44) -> list[dict[str, Any]]:
+    """The tap targets under ``minimum`` CSS px either way (see SMALL_TARGETS_JS)."""
+    return list(page.evaluate(SMALL_TARGETS_JS, minimum))
+
+
+def small_texts(page: Any, minimum: float = 12) -> list[list[Any]]:
+    """The visible texts set under ``minimum`` CSS px (see SMALL_TEXT_JS)."""
+    return list(page.evaluate(SMALL_TEXT_JS, minimum))
+
+
+def overlaps(page: Any, selectors: list[str]) -> list[list[Any]]:
+    """Pairs of elements among ``selectors`` whose boxes overlap."""
+    return list(page.evaluate(OVERLAPS_JS, selectors))
+
+
+def outside_viewport(page: Any, selectors: list[str]) -> list[Any]:
+    """The selectors whose element is missing or not wholly on screen (with no scrolling)."""
+    return [r for r in page.evaluate(IN_VIEW_JS, selectors) if not r[1]]
+
+
+def settle(page: Any, timeout: float = 10_000) -> None:
+    """Wait until the page's animations have ended (cards dealt, a trick gathered), bounded."""
+    page.wait_for_function(f"({SETTLED_JS})()", timeout=timeout)

@@ -8,19 +8,14 @@ import secrets
 from typing import Any
 
 import pytest
-from e2e_helpers import FAST, finish_by_api, new_context, sign_up
+from e2e_helpers import FAST, finish_by_api, new_context, people, sign_up
 
 pytestmark = pytest.mark.e2e
 
 def test_private_table_by_invitation(browser: Any, site_url: str, artifacts: Any) -> None:
     base = site_url
-    contexts = [new_context(browser, viewport={"width": 1200, "height": 820}) for _ in range(2)]
-    host, guest = (c.new_page() for c in contexts)
-    errors: list[str] = []
-    for p in (host, guest):
-        p.set_default_timeout(20_000)
-        p.on("pageerror", lambda exc: errors.append(str(exc)))
-    try:
+    desk = {"viewport": {"width": 1200, "height": 820}}
+    with people(browser, desk, desk) as ((host, guest), errors):
         hname, gname = "host_" + secrets.token_hex(3), "guest_" + secrets.token_hex(3)
         sign_up(host, base, hname)
         sign_up(guest, base, gname)
@@ -79,9 +74,6 @@ def test_private_table_by_invitation(browser: Any, site_url: str, artifacts: Any
             host.screenshot(path=str(artifacts / shot))
         host.get_by_test_id("settings-save").wait_for()
         assert not errors, errors
-    finally:
-        for c in contexts:
-            c.close()
 
 
 def two_people_at_a_table(browser: Any, base: str) -> tuple[list[Any], list[Any], int, dict[int, Any]]:
@@ -154,8 +146,9 @@ def test_my_matches_live_and_the_turn_in_the_title(browser: Any, site_url: str, 
 
 
 def test_rematch_and_rating_after_a_match_among_people(browser: Any, site_url: str, artifacts: Any) -> None:
-    """Needs the server's rematch route, the match view's table_id / rematch_table_id and rating, and the
-    rematch notice: the end screen of a rated match shows the rating change and offers a rematch."""
+    """Needs the server's rematch routes, the match view's table_id and rating, and the rematch notice: the end
+    screen of a rated match shows the rating change and offers the one-tap rematch; the other person, elsewhere,
+    is told, answers yes on the end dialog, and both land on the new match."""
     base = site_url
     contexts, (host, guest), match_id, by_seat = two_people_at_a_table(browser, base)
     try:
@@ -167,15 +160,16 @@ def test_rematch_and_rating_after_a_match_among_people(browser: Any, site_url: s
         assert not host.get_by_test_id("play-again").is_visible()
         host.screenshot(path=str(artifacts / "end-rated.png"))
         host.get_by_test_id("rematch").click()
-        host.wait_for_url(f"{base}/tables/*/")
-        table_url = host.url
-        notice = guest.get_by_test_id("notice").filter(has_text="Rematch")
+        host.get_by_test_id("rematch-status").filter(has_text="Waiting for").wait_for()
+        notice = guest.get_by_test_id("notice").filter(has_text="wants a rematch")
         notice.wait_for()
-        notice.get_by_role("link").click()
-        guest.wait_for_url(table_url.split("?")[0] + "*")
-        guest.get_by_test_id("sit-2").click()  # the guest takes their old seat again
-        host.wait_for_function("document.querySelector('[data-testid=seat-2]').innerText.includes('g_')")
-        host.screenshot(path=str(artifacts / "rematch-table-room.png"))
+        notice.get_by_role("link").click()  # to the finished match's end dialog, where the guest answers
+        guest.wait_for_url(f"{base}/play/{match_id}/")
+        guest.get_by_test_id("rematch").filter(has_text="Yes").click()
+        for p in (host, guest):
+            p.wait_for_function(f"location.pathname.startsWith('/play/') && location.pathname !== '/play/{match_id}/'")
+        assert host.url == guest.url
+        host.screenshot(path=str(artifacts / "rematch-started.png"))
         # The review of the finished match: the guest's own by default, the host's on request.
         guest.goto(f"{base}/replay/{match_id}/#review")
         guest.wait_for_selector("#review[data-state='done'][data-seat='2']", timeout=30_000)

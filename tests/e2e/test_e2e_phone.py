@@ -114,6 +114,9 @@ def test_a_match_on_a_phone(browser: Any, site_url: str, artifacts: Any) -> None
         assert_in_viewport(page, [".end-dialog", "#end-close"])
         page.screenshot(path=str(artifacts / "end-phone-landscape.png"))
         page.set_viewport_size(PORTRAIT)
+        # the dialog is placed again at the next frame after the turn (resize, ResizeObserver): wait for it
+        page.wait_for_function("(() => { const r = document.querySelector('.end-dialog').getBoundingClientRect();"
+                               " return r.left >= -1 && r.right <= innerWidth + 1 && r.bottom <= innerHeight + 1; })()")
         assert_in_viewport(page, [".end-dialog", "#end-close"])
         page.screenshot(path=str(artifacts / "end-phone-portrait.png"))
         page.locator("#end-close").tap()

@@ -154,7 +154,6 @@ def test_alone_gets_three_bots_and_cancel_stops_the_wait(browser: Any, site_url:
         press_play_online(page, pace="correspondence")
         page.get_by_test_id("qm-cancel").click()
         page.get_by_test_id("play-online").wait_for()  # back to the button
-        page.wait_for_timeout(7000)  # longer than the wait: a cancelled seek is never seated
         assert "/play/" not in page.url
         press_play_online(page, pace="correspondence")
         page.get_by_test_id("qm-status").filter(has_text="bots").or_(
@@ -162,6 +161,8 @@ def test_alone_gets_three_bots_and_cancel_stops_the_wait(browser: Any, site_url:
         match_id = match_of(page, base)
         view = page.request.get(f"{base}/api/matches/{match_id}/").json()
         assert sorted(s["kind"] for s in view["seats"]) == ["bot", "bot", "bot", "human"]
+        # the cancelled seek's wait ran out before this one's: had it been seated, there would be two matches
+        assert [m["id"] for m in page.request.get(f"{base}/api/matches/").json()] == [match_id]
         page.screenshot(path=str(artifacts / "quick-alone-table-360.png"))
     finally:
         for c in contexts:

@@ -171,7 +171,8 @@ def test_full_match_in_the_browser(page: Any, site_url: str, artifacts: Any) -> 
     page.keyboard.press("Escape")
     page.wait_for_function("!document.querySelector('.end-dialog').open")
     assert page.locator(".status-actions").is_visible()
-    assert page.evaluate("document.activeElement.id") == "show-end"
+    # the dialog's "close" event, which gives the focus back, comes a task after "open" turns false
+    page.wait_for_function("document.activeElement && document.activeElement.id === 'show-end'", timeout=5_000)
     # the match's last trick is still on the table
     assert page.locator(".trick .card").count() == 4
     assert "Watch the replay" in page.locator(".status-actions").inner_text()

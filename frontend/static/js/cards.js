@@ -28,8 +28,12 @@ export function rankName(r) {
   );
 }
 
+// The queen has her own "of" (context "queen"): Hindi and Nepali inflect it for a feminine card (ईंट की बेगम).
 export function cardName(c) {
-  return fmt(_("%(rank)s of %(suit)s"), { rank: rankName(rankOf(c)), suit: suitName(suitOf(c)) });
+  const r = rankOf(c);
+  const of = r === "Q" && typeof window.pgettext === "function"
+    ? window.pgettext("queen", "%(rank)s of %(suit)s") : _("%(rank)s of %(suit)s");
+  return fmt(of, { rank: rankName(r), suit: suitName(suitOf(c)) });
 }
 
 // Build the face of a card inside `el` (a button or div).

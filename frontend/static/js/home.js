@@ -24,6 +24,40 @@ if (form) {
   });
 }
 
+// Logged out: "Play now" makes a guest account (this browser's session) and opens a table against bots in the
+// same tap; "Play online" makes one and opens an unrated quick-match seek (the reloaded home goes on waiting).
+const guestBox = document.getElementById("guest-play");
+if (guestBox) {
+  const buttons = [...guestBox.querySelectorAll("[data-guest-play]")];
+  const err = guestBox.querySelector(".form-error");
+  for (const btn of buttons) {
+    btn.addEventListener("click", async () => {
+      if (btn.disabled) return;
+      for (const b of buttons) b.disabled = true;
+      err.hidden = true;
+      try {
+        await api("/api/auth/guest/", { method: "POST" });
+        if (btn.dataset.guestPlay === "online") {
+          const seek = await api("/api/quick-match/", { method: "POST", body: { pace: "live", rated: false } });
+          if (seek.status === "matched" && seek.match_id) {
+            window.location.href = `/play/${encodeURIComponent(seek.match_id)}/`;
+          } else {
+            sessionStorage.setItem("cb-seek", String(seek.id));
+            window.location.reload();
+          }
+        } else {
+          const view = await createMatch("");
+          window.location.href = `/play/${encodeURIComponent(view.id)}/`;
+        }
+      } catch (e) {
+        err.textContent = e.message || _("Could not start a match.");
+        err.hidden = false;
+        for (const b of buttons) b.disabled = false;
+      }
+    });
+  }
+}
+
 // A running match? Offer to continue it (the one awaiting my move first).
 const cont = document.getElementById("continue-match");
 if (cont) {
@@ -37,4 +71,44 @@ if (cont) {
       : fmt(_("Continue match #%(id)s"), { id: m.id });
     cont.hidden = false;
   }).catch(() => {});
+}
+
+// Play offline: the service worker keeps the engine (Pyodide and engine.zip, about 14 MB) for play with no
+// network; asked here, once a version, unless the browser asks to save data.
+const offlineBox = document.getElementById("offline-play");
+if (offlineBox && "serviceWorker" in navigator && "caches" in window) {
+  const status = offlineBox.querySelector(".offline-status");
+  navigator.serviceWorker.addEventListener("message", (ev) => {
+    const msg = ev.data || {};
+    if (msg.type !== "engine-cached") return;
+    offlineBox.dataset.ready = msg.ok ? "1" : "0";
+    offlineBox.dataset.bytes = String(msg.bytes || 0); // the engine's download (bench/offline_budgets.py)
+    status.textContent = msg.ok ? _("Ready to play with no connection.") : "";
+    const installed = window.matchMedia("(display-mode: standalone)").matches;
+    if (msg.ok && (msg.kept || installed)) warmEngine();
+  });
+  const saveData = navigator.connection && navigator.connection.saveData;
+  if (!saveData) {
+    navigator.serviceWorker.ready.then((reg) => {
+      if (reg.active) reg.active.postMessage({ type: "cache-engine" });
+    });
+  }
+}
+
+// A visit after the one that kept the engine (or any visit of the installed app) starts it once in the
+// background when it has no memory snapshot yet: the worker makes one (js/offline/worker.js), so the first
+// offline start is a fast one too. Not on the first visit: the download is enough for one page.
+async function warmEngine() {
+  try {
+    if ((await (await caches.open("callbreak-snapshot")).keys()).length) return;
+  } catch {
+    return;
+  }
+  const worker = new Worker(new URL("./offline/worker.js", import.meta.url), { type: "module" });
+  worker.onmessage = (ev) => {
+    offlineBox.dataset.warm = ev.data && ev.data.ready ? ev.data.snapshot : "failed";
+    worker.terminate();
+  };
+  worker.onerror = () => worker.terminate();
+  worker.postMessage({ id: 0, warm: true });
 }

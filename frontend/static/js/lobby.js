@@ -2,7 +2,7 @@
 import { api } from "./api.js";
 import { _, fmt, ngettext, perMove } from "./i18n.js";
 import { botSeatLabel } from "./players.js";
-import { onUserMessage, onUserSocketReopen } from "./user_socket.js";
+import { onUserMessage, onUserSocketOpen } from "./user_socket.js";
 
 const list = document.getElementById("table-list");
 const form = document.getElementById("new-table-form");
@@ -109,5 +109,5 @@ onUserMessage((msg) => {
   clearTimeout(pending);
   pending = setTimeout(load, 150); // several changes at once: one refetch
 });
-onUserSocketReopen(() => load());
+onUserSocketOpen(() => load());
 load();

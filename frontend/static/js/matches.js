@@ -49,6 +49,14 @@ function row(m) {
     tag.textContent = seat ? fmt(_("%(name)s to move"), { name: playerName(seat) }) : _("Running");
   }
   meta.appendChild(tag);
+  if (m.offline) {
+    const off = document.createElement("span");
+    off.className = "tag offline";
+    off.dataset.testid = "offline-badge";
+    off.title = _("Played offline, verified on upload");
+    off.textContent = _("offline");
+    meta.prepend(off);
+  }
   const left = secondsLeft(m);
   if (!finished && left != null) {
     const t = document.createElement("span");

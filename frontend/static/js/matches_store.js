@@ -1,7 +1,7 @@
 // The signed-in user's matches, kept current: GET /api/matches/ once, then each
 // {"type": "match", "match": <summary>} from /ws/me/ replaces its row (refetched after a reconnect).
 import { api } from "./api.js";
-import { onUserMessage, onUserSocketReopen } from "./user_socket.js";
+import { onUserMessage, onUserSocketOpen } from "./user_socket.js";
 
 const rows = new Map(); // id -> summary
 const subscribers = new Set();
@@ -44,7 +44,7 @@ function start() {
   onUserMessage((msg) => {
     if (msg.type === "match" && msg.match) merge(msg.match);
   });
-  onUserSocketReopen(load); // back after a drop: what changed meanwhile?
+  onUserSocketOpen(load); // the socket (re)opened: what changed before it listened?
   // The table page knows its own match first (its socket): it tells the store.
   window.addEventListener("cb:match", (ev) => merge(ev.detail));
   return loaded;

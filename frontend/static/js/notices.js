@@ -28,7 +28,9 @@ function text(msg) {
     case "reminder": return fmt(_("Reminder: your move in match #%(id)s is due soon"), { id });
     case "autopilot": return fmt(_("Time ran out: the autopilot moved for you in match #%(id)s"), { id });
     case "handed_over": return fmt(_("A bot now plays your seat in match #%(id)s"), { id });
-    case "rematch": return fmt(_("Rematch: the players of match #%(id)s are invited to a new table"), { id });
+    case "rematch": return msg.asked_by
+      ? fmt(_("%(name)s wants a rematch of match #%(id)s"), { name: msg.asked_by, id })
+      : fmt(_("Rematch: the players of match #%(id)s are invited to a new table"), { id });
     default: return null;
   }
 }
@@ -45,8 +47,8 @@ function dismiss(key) {
 export function showNotice(msg) {
   const words = text(msg);
   if (!words) return;
-  if (msg.kind === "rematch" && location.pathname === `/tables/${msg.table_id}/`) return;
-  if (msg.kind !== "rematch" && location.pathname === `/play/${msg.match_id}/` && msg.kind !== "handed_over") return;
+  // a rematch is answered on the finished match's end dialog: no notice on that page
+  if (location.pathname === `/play/${msg.match_id}/` && msg.kind !== "handed_over") return;
   const key = keyOf(msg);
   const div = document.createElement("div");
   div.className = `notice-toast ${msg.kind}`;
@@ -57,9 +59,9 @@ export function showNotice(msg) {
   const a = document.createElement("a");
   a.className = "btn btn-small";
   if (msg.kind === "rematch") {
-    // the invitation code lets an invited player see a private table and take a seat
-    a.href = msg.code ? `/invite/${encodeURIComponent(msg.code)}/` : `/tables/${encodeURIComponent(msg.table_id)}/`;
-    a.textContent = _("Open the table");
+    // answered (yes / no) on the end dialog of the finished match
+    a.href = `/play/${encodeURIComponent(msg.match_id)}/`;
+    a.textContent = _("Answer");
   } else {
     a.href = `/play/${encodeURIComponent(msg.match_id)}/`;
     a.textContent = _("Play");

@@ -23,13 +23,12 @@ function sameKey(subscription, key) {
 }
 
 let keyPromise = null;
-// The site's public key, or null when push is off here (404 push_off).
+// The site's public key, or null when push is off here ({"enabled": false}).
 export function publicKey() {
   keyPromise ||= api("/api/push/key/").then(
-    (d) => d.public_key,
+    (d) => (d.enabled === false ? null : d.public_key),
     (e) => {
       keyPromise = null;
-      if (e.status === 404) return null;
       throw e;
     },
   );

@@ -3,7 +3,7 @@
 // case the socket missed it. The seek's id is kept in sessionStorage so a reload goes on waiting.
 import { api, ApiError } from "./api.js";
 import { _, fmt } from "./i18n.js";
-import { onUserMessage, onUserSocketReopen } from "./user_socket.js";
+import { onUserMessage, onUserSocketOpen } from "./user_socket.js";
 
 const KEY = "cb-seek";
 const POLL_MS = 4000;
@@ -97,7 +97,7 @@ export function mountQuickMatch(box) {
     if (msg && msg.type === "matched" && seek && msg.match_id) go(msg.match_id);
     else if (msg && msg.type === "here") showHere(msg);
   });
-  onUserSocketReopen(() => {
+  onUserSocketOpen(() => {
     refresh();
     countHere();
   });

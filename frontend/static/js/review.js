@@ -44,14 +44,17 @@ export function createReview(app, { matchId, replay, actionSteps, name, viewerSe
     const i = el && el.closest("[data-i]");
     return i ? decisions.find((d) => String(d.index) === i.dataset.i) : null;
   };
-  // On a phone the board and the box saying why stand together (CSS for .reviewing): choosing a decision
-  // brings the board to the top of the screen, the box under it or beside it.
+  // The board and the box saying why stand together (on a phone: CSS for .reviewing): choosing a decision
+  // brings the board to the top of the screen, the box under it or beside it, on a phone always and on a
+  // larger screen whenever the board is not wholly in view (a decision chosen far down the list).
   const phone = window.matchMedia("(max-width: 640px), (max-height: 500px)");
   const board = app.querySelector(".replay-table");
   const jump = (d) => {
     if (!d) return;
     go(d._step);
-    if (phone.matches && board) board.scrollIntoView({ block: "start" });
+    if (!board) return;
+    const r = board.getBoundingClientRect();
+    if (phone.matches || r.top < 0 || r.bottom > window.innerHeight) board.scrollIntoView({ block: "start" });
   };
   const setReviewing = () => app.classList.toggle("reviewing", !body.hidden && decisions.length > 0);
 

@@ -39,6 +39,8 @@ if ("serviceWorker" in navigator && document.body.dataset.sw !== "off") {
 
 // ---- signed in: notices and your turn ---------------------------------------------------------
 if (document.body.dataset.signedIn === "1") {
+  // matches played offline in this browser, uploaded now that a page of the site loads
+  import("./offline/sync.js").then((m) => m.startUploads());
   import("./notices.js").then((m) => m.startNotices());
   import("./turn_signal.js").then((m) => m.startTurnSignal());
 }

@@ -4,12 +4,12 @@
 //   input.js       taps, keys and focus                           dialogs.js   modal dialogs
 //   clock.js       a timed match's clock and Resign               end.js       the end of a match
 //   emotes.js      reactions beside the seats, Mute               chat.js      a private table's chat
+//   solo.js        the other transport: a match against bots in the offline engine (/play-offline/), same interface
 import { ApiError } from "./api.js";
 import { reasonText } from "./cards.js";
 import { _ } from "./i18n.js";
 import { createChat } from "./table/chat.js";
 import { createClock } from "./table/clock.js";
-import { createConnection } from "./table/connection.js";
 import { modal } from "./table/dialogs.js";
 import { createEmotes } from "./table/emotes.js";
 import { createEnd } from "./table/end.js";
@@ -20,6 +20,9 @@ import { createRenderer } from "./table/render.js";
 
 const app = document.getElementById("table-app");
 const matchId = app.dataset.matchId;
+// One interface, two transports: the server (REST + the match socket) or the offline engine in a worker.
+const offline = app.dataset.transport === "offline";
+const { createConnection } = await import(offline ? "./table/solo.js" : "./table/connection.js");
 const $ = (sel) => app.querySelector(sel);
 
 const ui = {
@@ -202,6 +205,8 @@ window.callbreakTable = {
   get pace() { return pace(); },
   get paths() { return pacer.paths; },
   get sentBy() { return conn.sentBy; }, // my actions sent on the socket and by POST (its fallback)
+  get offline() { return offline; },
+  get timings() { return conn.timings || null; }, // the offline engine's (start, and each answer's)
   dropSocket: () => conn.dropSocket(),
   debug: () => ({ ...pacer.debug(), sending: ui.sending, live: conn.isLive() }),
 };
@@ -209,5 +214,5 @@ window.callbreakTable = {
 options.load().then(() => draw(pacer.frame));
 conn.start().then(() => {
   requestAnimationFrame(() => app.classList.remove("clearing"));
-  if (!pacer.target) setConn(_("Connection problem, retrying…"));
+  if (!pacer.target && !offline) setConn(_("Connection problem, retrying…"));
 });

@@ -2,7 +2,7 @@
 import { api } from "./api.js";
 import { _, fmt, perMove } from "./i18n.js";
 import { botSeatLabel } from "./players.js";
-import { onUserMessage, onUserSocketReopen } from "./user_socket.js";
+import { onUserMessage, onUserSocketOpen } from "./user_socket.js";
 
 const root = document.getElementById("table-room");
 const tableId = root.dataset.tableId;
@@ -39,7 +39,19 @@ function showError(message) {
   p.textContent = message;
 }
 
-const post = (path, body) => api(`/api/tables/${tableId}/${path}`, { method: "POST", body: body || {} });
+// Each answer is the whole table; answers can come back out of order (a socket-driven refetch beside a tap), so
+// only the answer to the latest request is drawn: an older one would bring back a button already gone.
+let asked = 0;
+let drawn = 0;
+async function latest(request) {
+  const n = ++asked;
+  const table = await request;
+  if (n > drawn) {
+    drawn = n;
+    render(table);
+  }
+}
+const post = (path, body) => latest(api(`/api/tables/${tableId}/${path}`, { method: "POST", body: body || {} }));
 
 // The host invites a bot account (a program playing through the Bot API) by name to an empty seat.
 function inviteForm(seat) {
@@ -62,7 +74,7 @@ function inviteForm(seat) {
     ev.preventDefault();
     submit.disabled = true;
     try {
-      render(await post(`seats/${seat}/invite/`, { username: input.value.trim() }));
+      await post(`seats/${seat}/invite/`, { username: input.value.trim() });
     } catch (e) {
       showError(e.message);
     } finally {
@@ -70,6 +82,91 @@ function inviteForm(seat) {
     }
   });
   return form;
+}
+
+// A private table's room code, big and in two groups ("ABC DEF"), with Share: the system's share sheet
+// (navigator.share) with a ready text for messaging apps, else that text copied, and "Copied" shown.
+const grouped = (roomCode) => `${roomCode.slice(0, 3)} ${roomCode.slice(3)}`;
+
+function shareText(table) {
+  const site = (document.querySelector(".brand-name")?.textContent || "").trim() || "Call Break";
+  const link = `${location.origin}/invite/${table.invite_code}/`;
+  return fmt(_("Play %(site)s with me! Room code: %(code)s. Type it under “Join with a code”, or open %(link)s"),
+    { site, code: grouped(table.room_code), link });
+}
+
+async function copyText(text) {
+  if (navigator.clipboard && window.isSecureContext) {
+    await navigator.clipboard.writeText(text);
+    return;
+  }
+  const area = document.createElement("textarea"); // plain http: the older way
+  area.value = text;
+  area.setAttribute("readonly", "");
+  area.className = "sr-only";
+  document.body.appendChild(area);
+  area.select();
+  const done = document.execCommand("copy");
+  area.remove();
+  if (!done) throw new Error(_("Could not copy; select the link below and copy it."));
+}
+
+function roomCodeBox(table) {
+  const box = document.createElement("section");
+  box.className = "room-code-box";
+  box.dataset.testid = "room-code-box";
+  box.setAttribute("aria-labelledby", "room-code-label");
+  const label = document.createElement("p");
+  label.id = "room-code-label";
+  label.className = "room-code-label";
+  label.textContent = _("Room code");
+  const code = document.createElement("p");
+  code.className = "room-code";
+  code.dataset.testid = "room-code";
+  code.dataset.code = table.room_code;
+  code.setAttribute("translate", "no");
+  const shown = document.createElement("span");
+  shown.setAttribute("aria-hidden", "true");
+  shown.textContent = grouped(table.room_code);
+  const spoken = document.createElement("span");
+  spoken.className = "sr-only";
+  spoken.textContent = table.room_code.split("").join(" "); // read out one character at a time
+  code.append(shown, spoken);
+  const row = document.createElement("div");
+  row.className = "room-code-actions";
+  const status = document.createElement("span");
+  status.className = "room-code-status";
+  status.setAttribute("role", "status");
+  status.dataset.testid = "share-status";
+  const share = document.createElement("button");
+  share.type = "button";
+  share.className = "btn";
+  share.dataset.testid = "share";
+  share.textContent = _("Share");
+  share.addEventListener("click", async () => {
+    const text = shareText(table);
+    status.textContent = "";
+    if (typeof navigator.share === "function") {
+      try {
+        await navigator.share({ text });
+        return;
+      } catch (e) {
+        if (e && e.name === "AbortError") return; // the person closed the share sheet
+      }
+    }
+    try {
+      await copyText(text);
+      status.textContent = _("Copied: paste it into a message.");
+    } catch (e) {
+      showError(e.message);
+    }
+  });
+  row.append(share, status);
+  const hint = document.createElement("p");
+  hint.className = "muted small room-code-hint";
+  hint.textContent = _("Friends type this code under “Join with a code” on the home page or in the lobby.");
+  box.append(label, code, row, hint);
+  return box;
 }
 
 let leaving = false; // one navigation only: the start answer and the socket message may both say "started"
@@ -94,6 +191,7 @@ function render(table) {
     root.appendChild(p);
     return;
   }
+  if (table.room_code && table.invite_code) root.appendChild(roomCodeBox(table));
   const seated = table.seats.some((s) => s.you);
   const ul = document.createElement("ul");
   ul.className = "seat-list";
@@ -115,16 +213,16 @@ function render(table) {
       li.appendChild(badge);
     }
     if (s.kind === "empty" && !seated) {
-      li.appendChild(button(_("Sit here"), `sit-${s.seat}`, async () => render(await post("join/", { seat: s.seat, code }))));
+      li.appendChild(button(_("Sit here"), `sit-${s.seat}`, async () => await post("join/", { seat: s.seat, code })));
     }
     if (s.kind === "empty" && table.you_host) {
       li.appendChild(inviteForm(s.seat));
     }
     if (s.kind === "invited" && table.you_host) {
-      li.appendChild(button(_("Cancel invitation"), `uninvite-${s.seat}`, async () => render(await post(`seats/${s.seat}/clear/`)), "linklike"));
+      li.appendChild(button(_("Cancel invitation"), `uninvite-${s.seat}`, async () => await post(`seats/${s.seat}/clear/`), "linklike"));
     }
     if (s.kind === "bot" && table.you_host) {
-      li.appendChild(button(_("Remove bot"), `unbot-${s.seat}`, async () => render(await post(`seats/${s.seat}/clear/`)), "linklike"));
+      li.appendChild(button(_("Remove bot"), `unbot-${s.seat}`, async () => await post(`seats/${s.seat}/clear/`), "linklike"));
     }
     ul.appendChild(li);
   }
@@ -137,7 +235,7 @@ function render(table) {
     const select = tools.querySelector("select");
     actions.appendChild(tools);
     if (table.seats.some((s) => s.kind === "empty")) {
-      actions.appendChild(button(_("Fill empty seats with bots"), "fill-bots", async () => render(await post("bots/", { bot: select.value }))));
+      actions.appendChild(button(_("Fill empty seats with bots"), "fill-bots", async () => await post("bots/", { bot: select.value })));
     } else if (table.seats.some((s) => s.kind === "invited")) {
       const wait = document.createElement("span");
       wait.className = "muted";
@@ -145,7 +243,7 @@ function render(table) {
       wait.textContent = _("Waiting for the invited bot account to answer.");
       actions.appendChild(wait);
     } else {
-      actions.appendChild(button(_("Start the match"), "start", async () => render(await post("start/"))));
+      actions.appendChild(button(_("Start the match"), "start", async () => await post("start/")));
     }
   }
   root.appendChild(actions);
@@ -166,7 +264,7 @@ function render(table) {
 
 async function load() {
   try {
-    render(await api(url));
+    await latest(api(url));
   } catch (e) {
     showError(e.message);
   }
@@ -175,5 +273,5 @@ async function load() {
 onUserMessage((msg) => {
   if (msg.type === "lobby" && String(msg.table_id) === String(tableId)) load();
 });
-onUserSocketReopen(() => load());
+onUserSocketOpen(() => load());
 load();

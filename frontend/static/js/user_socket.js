@@ -1,9 +1,9 @@
 // The per-user socket (/ws/me/), shared by every script of a page: notices, lobby updates and match
-// summaries. One socket per tab; it reconnects with backoff and tells listeners when it is (re)opened,
+// summaries. One socket per tab; it reconnects with backoff and tells listeners each time it opens, the first
+// time included (what changed between the page's own fetch and the socket joining its groups was never sent),
 // so they can refetch whatever they may have missed.
 const listeners = new Set();
-const reopeners = new Set();
-let opens = 0;
+const openers = new Set();
 let socket = null;
 let delay = 1000;
 let stopped = false;
@@ -15,8 +15,7 @@ function open() {
   socket.onopen = () => {
     wasOpen = true;
     delay = 1000;
-    opens += 1;
-    if (opens > 1) reopeners.forEach((fn) => fn());
+    openers.forEach((fn) => fn());
   };
   socket.onmessage = (ev) => {
     let msg;
@@ -36,9 +35,10 @@ export function onUserMessage(fn) {
   if (!socket && !stopped) open();
 }
 
-// Called when the socket is back after a drop (not on the first connection): refetch what was missed.
-export function onUserSocketReopen(fn) {
-  reopeners.add(fn);
+// Called each time the socket opens (the first time too, and after a drop): refetch what was missed meanwhile.
+// Registered after the first open: called from the next one.
+export function onUserSocketOpen(fn) {
+  openers.add(fn);
 }
 
 window.addEventListener("pagehide", () => { stopped = true; });

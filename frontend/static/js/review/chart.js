@@ -134,6 +134,10 @@ export function createChart(box, { replay, visible }) {
         svg("circle", { cx: p.x, cy: yOf(p, p.v), r: 2.5, class: "c-pt" }, chart);
       }
     }
+    // Each mark's sign goes under its dot, else over it, else (decisions packed close on a narrow chart) is left
+    // out: the dot keeps its colour and the list of decisions names it. Two signs never overlap.
+    const signs = [];
+    const signAt = (x, ys) => ys.find((y) => !signs.some((q) => Math.abs(q.x - x) < 16 && Math.abs(q.y - y) < 14));
     for (const p of pts.filter((q) => q.d && markOf(q.d))) {
       const g = svg("g", { class: `c-mark lab-${p.d.label}`, "data-i": p.d.index }, chart);
       const y = yOf(p, p.v);
@@ -143,7 +147,11 @@ export function createChart(box, { replay, visible }) {
         svg("circle", { cx: p.x, cy: yb, r: 3.5, class: "c-best" }, g);
       }
       svg("circle", { cx: p.x, cy: y, r: 5.5, class: "c-dot" }, g);
-      svg("text", { x: p.x, y: y + 17, class: "c-sym", "text-anchor": "middle" }, g).textContent = markOf(p.d);
+      const ys = signAt(p.x, [y + 17, y - 10]);
+      if (ys != null) {
+        signs.push({ x: p.x, y: ys });
+        svg("text", { x: p.x, y: ys, class: "c-sym", "text-anchor": "middle" }, g).textContent = markOf(p.d);
+      }
       svg("rect", { x: p.x - 8, y: Math.min(y, p.best != null ? yOf(p, p.best) : y) - 8, width: 16,
         height: Math.abs((p.best != null ? yOf(p, p.best) : y) - y) + 28, class: "c-hit" }, g);
     }

@@ -13,16 +13,19 @@ export function createMarks(box, { decisionOf, stepCount }) {
     if (!w) return;
     const last = Math.max(1, stepCount() - 1);
     const rowEnds = [];
-    for (const m of box.querySelectorAll(".tl-mark")) {
+    const marks = box.querySelectorAll(".tl-mark");
+    // a row as tall as a mark is drawn (a phone's larger text makes it taller), so rows never overlap
+    const rowHeight = Math.max(ROW, ...[...marks].map((m) => m.offsetHeight + 2));
+    for (const m of marks) {
       const d = decisionOf(m);
       const x = 8 + (w - 16) * (d._step / last);
       let row = rowEnds.findIndex((end) => x - end >= MARK_GAP);
       if (row < 0) row = rowEnds.push(-Infinity) - 1;
       rowEnds[row] = x;
       m.style.left = `${x.toFixed(1)}px`;
-      m.style.top = `${row * ROW}px`;
+      m.style.top = `${row * rowHeight}px`;
     }
-    box.style.height = `${Math.max(1, rowEnds.length) * ROW}px`;
+    box.style.height = `${Math.max(1, rowEnds.length) * rowHeight}px`;
   }
 
   function render(marked) {

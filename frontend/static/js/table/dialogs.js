@@ -6,7 +6,8 @@ export function modal(dialog, { fallback } = {}) {
     const el = returnTo;
     returnTo = null;
     if (el && el.isConnected && !el.disabled && el.offsetParent !== null) el.focus();
-    else if (fallback) fallback();
+    // the control to go back to could not take the focus (or was inside this dialog): the fallback's
+    if (fallback && (!el || document.activeElement !== el)) fallback();
   });
   // a click on the backdrop (outside the dialog's box) closes it
   dialog.addEventListener("click", (ev) => {
@@ -19,11 +20,23 @@ export function modal(dialog, { fallback } = {}) {
   return {
     open(focusEl) {
       if (dialog.open) return;
-      returnTo = document.activeElement && document.activeElement !== document.body ? document.activeElement : null;
+      const active = document.activeElement;
+      returnTo = active && active !== document.body && !dialog.contains(active) ? active : null;
       dialog.showModal();
       const target = focusEl || dialog.querySelector("[autofocus]")
         || dialog.querySelector("button:not([disabled]):not([hidden]), a[href]");
-      if (target) target.focus();
+      if (!target) return;
+      // Focus without the browser's scroll, which on a short screen moved the dialog's title out of view.
+      target.focus({ preventScroll: true });
+      this.reveal();
+    },
+    /** Show the dialog from its top, unless that hides the focused control (after it is opened or placed). */
+    reveal() {
+      dialog.scrollTop = 0;
+      const focused = dialog.contains(document.activeElement) ? document.activeElement : null;
+      if (focused && focused.getBoundingClientRect().bottom > dialog.getBoundingClientRect().bottom) {
+        focused.scrollIntoView({ block: "nearest" });
+      }
     },
     close() { if (dialog.open) dialog.close(); },
     get isOpen() { return dialog.open; },

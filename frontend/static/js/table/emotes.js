@@ -5,7 +5,7 @@ import { _, fmt } from "../i18n.js";
 
 const SHOW_MS = 3500;
 
-// The fixed set: the server's games.matches.commands.EMOTES, each drawn and named here.
+// The fixed set: the server's games.tabletalk.commands.EMOTES, each drawn and named here.
 const EMOTES = [
   ["hello", "👋", () => _("Hello")],
   ["well_played", "👏", () => _("Well played")],

@@ -1,9 +1,11 @@
 // The end of a match: winners, final scores, the rating change of a rated match, the review of my
-// decisions, and what next — a rematch with the same people at a new table, or another match against bots.
+// decisions, and what next — a one-tap rematch (the same seats, bots included; it starts once every person at
+// the table said yes, at once when there is no other person), or another match against bots.
 import { api, ApiError, createMatch, matchUrl } from "../api.js";
 import { _, fmt } from "../i18n.js";
+import { onUserMessage, onUserSocketOpen } from "../user_socket.js";
 import { tenths } from "../cards.js";
-import { shownRating } from "../rating.js";
+import { showRatingChange } from "../rating.js";
 import { modal } from "./dialogs.js";
 
 export function createEnd(app, { nameOf, winnersText, focusTable }) {
@@ -11,10 +13,15 @@ export function createEnd(app, { nameOf, winnersText, focusTable }) {
   const dialog = $(".end-dialog");
   const dlg = modal(dialog, { fallback: () => $("#show-end").focus() });
   const rematchBtn = $("#rematch");
+  const noBtn = $("#rematch-no");
+  const rematchStatus = $(".rematch-status");
   const againBtn = $("#play-again");
   const error = $(".end-error");
   let dismissed = false;
   let view = null;
+  let asked = null; // the rematch as last heard: GET /api/matches/{id}/rematch/ or a "rematch" message on /ws/me/
+  let fetchedFor = null;
+  let expiryTimer = null;
 
   const fail = (msg) => {
     error.textContent = msg;
@@ -37,23 +44,25 @@ export function createEnd(app, { nameOf, winnersText, focusTable }) {
       ol.appendChild(li);
     }
     $(".final-scores").replaceChildren(ol);
-    $("#replay-link").href = `/replay/${encodeURIComponent(v.id)}/`;
+    // an offline match has its replay and review once uploaded (js/offline/sync.js): the server's id then
+    const id = v.offline ? uploadedAs.get(v.offline_id) : v.id;
+    const replay = $("#replay-link");
+    replay.href = id != null ? `/replay/${encodeURIComponent(id)}/` : "#";
+    replay.hidden = id == null;
     // the strong bot's review of my decisions: the replay viewer with its Review panel open
     const review = $("#review-link");
-    review.href = `/replay/${encodeURIComponent(v.id)}/#review`;
-    review.hidden = typeof v.seat !== "number";
-    // the rating change of a rated match (null until the rating has been computed)
+    review.href = id != null ? `/replay/${encodeURIComponent(id)}/#review` : "#";
+    review.hidden = typeof v.seat !== "number" || id == null;
+    const note = $(".offline-note");
+    if (note) {
+      note.hidden = !v.offline;
+      note.textContent = id != null ? _("Uploaded and verified: it is in My matches.")
+        : _("Played offline: it is uploaded and verified when the network is back.");
+    }
+    // the rating change of a rated match (null until the rating has been computed), as people see it
     const rating = $(".rating-change");
     if (v.rating && typeof v.rating.change === "number") {
-      const before = shownRating(v.rating.before);
-      const after = shownRating(v.rating.after);
-      const ch = after - before;
-      rating.textContent = fmt(_("Rating: %(before)s → %(after)s (%(change)s)"), {
-        before, after, change: (ch > 0 ? "+" : ch < 0 ? "−" : "±") + Math.abs(ch),
-      });
-      rating.className = "rating-change " + (ch > 0 ? "up" : ch < 0 ? "down" : "");
-      rating.hidden = false;
-      $(".rating-note").hidden = false;
+      showRatingChange(v.rating, rating, $(".rating-note"));
     } else if (v.rated) {
       $(".rating-note").hidden = true;
       rating.textContent = _("Rated match: your new rating is being computed…");
@@ -63,14 +72,82 @@ export function createEnd(app, { nameOf, winnersText, focusTable }) {
       $(".rating-note").hidden = true;
       rating.hidden = true;
     }
-    // among people: a rematch at a new table; against bots: another match
+    // at a table (quick matches included): the one-tap rematch; against bots: another match
     const amongPeople = v.table_id != null;
     rematchBtn.hidden = !amongPeople;
-    rematchBtn.textContent = v.rematch_table_id ? _("Join the rematch") : _("Rematch");
     againBtn.hidden = amongPeople;
+    if (amongPeople && fetchedFor !== v.id) {
+      fetchedFor = v.id;
+      refetch();
+    }
+    showRematch();
   }
 
+  async function refetch() {
+    if (!view || view.table_id == null) return;
+    try {
+      showRematch(await api(`${matchUrl(view.id)}rematch/`));
+    } catch { /* the socket or the next tap tells */ }
+  }
+
+  const names = (list) => list.map((w) => w.name).join(", ");
+
+  // The rematch as it stands: whose yes it waits for, mine to give, or off; started: this page goes to it.
+  function showRematch(r) {
+    if (r) asked = r;
+    if (!view || view.table_id == null) return;
+    const st = asked ? asked.status : "none";
+    clearTimeout(expiryTimer);
+    if (st === "started" && asked.new_match_id) {
+      rematchStatus.textContent = _("Starting the rematch…");
+      rematchStatus.hidden = false;
+      rematchBtn.disabled = noBtn.disabled = true;
+      app.classList.add("clearing");
+      window.location.href = `/play/${encodeURIComponent(asked.new_match_id)}/`;
+      return;
+    }
+    const mine = st === "pending" && asked.waiting.some((w) => w.seat === view.seat);
+    let words = "";
+    if (st === "pending" && mine) {
+      words = fmt(_("%(name)s wants a rematch"), { name: asked.asked_by });
+    } else if (st === "pending") {
+      words = fmt(_("Waiting for %(names)s…"), { names: names(asked.waiting) });
+    } else if (st === "cancelled" && asked.reason === "declined" && asked.by) {
+      words = fmt(_("%(name)s said no: no rematch this time."), { name: asked.by });
+    } else if (st === "cancelled") {
+      words = _("No rematch this time: not everyone answered.");
+    }
+    rematchStatus.textContent = words;
+    rematchStatus.hidden = !words;
+    rematchBtn.textContent = mine ? _("Yes, rematch") : _("Rematch");
+    rematchBtn.hidden = st === "pending" && !mine;
+    rematchBtn.disabled = false;
+    noBtn.hidden = !mine;
+    noBtn.disabled = false;
+    if (st === "pending" && asked.expires_at) {
+      // called off at its time (the sweep tells a little later): ask the server again then
+      const left = Date.parse(asked.expires_at) - Date.now();
+      expiryTimer = setTimeout(refetch, Math.max(0, Math.min(left + 1000, 2 ** 31 - 1)));
+    }
+  }
+
+  onUserMessage((msg) => {
+    if (msg.type === "rematch" && view && msg.match_id === view.id) showRematch(msg);
+  });
+  onUserSocketOpen(refetch);
+
+  // offline matches uploaded while this page is open: the end dialog offers their replay and review
+  const uploadedAs = new Map();
+  window.addEventListener("cb:offline-uploaded", (ev) => {
+    for (const { id, server_id: serverId } of ev.detail || []) uploadedAs.set(id, serverId);
+    if (view && view.offline) fill(view);
+  });
+
   async function playAgain() {
+    if (view && view.offline) {
+      window.location.href = "/play-offline/"; // the finished match is kept; a new one is dealt
+      return;
+    }
     againBtn.disabled = true;
     fail("");
     app.classList.add("clearing");
@@ -84,20 +161,26 @@ export function createEnd(app, { nameOf, winnersText, focusTable }) {
     }
   }
 
-  async function rematch() {
+  // One tap: ask (a yes of mine), or say yes to the rematch someone asked; "No" calls it off.
+  async function rematch(answer) {
     if (!view) return;
-    rematchBtn.disabled = true;
+    rematchBtn.disabled = noBtn.disabled = true;
     fail("");
+    const toAnswer = answer === "no" || (asked && asked.status === "pending"
+      && asked.waiting.some((w) => w.seat === view.seat));
     try {
-      const table = await api(`${matchUrl(view.id)}rematch/`, { method: "POST" });
-      window.location.href = `/tables/${encodeURIComponent(table.id)}/`;
+      showRematch(toAnswer
+        ? await api(`${matchUrl(view.id)}rematch/answer/`, { method: "POST", body: { answer: answer || "yes" } })
+        : await api(`${matchUrl(view.id)}rematch/`, { method: "POST" }));
     } catch (e) {
-      rematchBtn.disabled = false;
+      rematchBtn.disabled = noBtn.disabled = false;
       if (e instanceof ApiError && e.code === "no_table") {
         // not a table among people after all: another match against bots
         rematchBtn.hidden = true;
         againBtn.hidden = false;
         againBtn.focus();
+      } else if (e instanceof ApiError && ["already_answered", "rematch_cancelled"].includes(e.code)) {
+        refetch();
       } else {
         fail(e.message);
       }
@@ -140,7 +223,8 @@ export function createEnd(app, { nameOf, winnersText, focusTable }) {
   if (window.ResizeObserver) new ResizeObserver(() => place()).observe(app.querySelector(".table"));
 
   againBtn.addEventListener("click", playAgain);
-  rematchBtn.addEventListener("click", rematch);
+  rematchBtn.addEventListener("click", () => rematch());
+  noBtn.addEventListener("click", () => rematch("no"));
   $("#end-close").addEventListener("click", () => {
     dismissed = true;
     dlg.close();
@@ -150,6 +234,7 @@ export function createEnd(app, { nameOf, winnersText, focusTable }) {
     dismissed = false;
     dlg.open();
     place();
+    dlg.reveal();
   });
 
   return {
@@ -160,8 +245,10 @@ export function createEnd(app, { nameOf, winnersText, focusTable }) {
         return;
       }
       fill(f);
-      if (!dismissed && !dlg.isOpen) dlg.open(rematchBtn.hidden ? againBtn : rematchBtn);
+      const opening = !dismissed && !dlg.isOpen;
+      if (opening) dlg.open(rematchBtn.hidden ? againBtn : rematchBtn);
       place();
+      if (opening) dlg.reveal();  // placed beside the trick, its size changed: from the top again
     },
     focusTable,
   };

@@ -104,7 +104,17 @@ export function createInput(app, { ui, frame, play, bid }) {
   // ---- events --------------------------------------------------------------------------------
   hand.addEventListener("click", (ev) => {
     const btn = ev.target.closest("button.card");
-    if (btn) tryPlay(btn);
+    if (!btn) return;
+    // "Tap twice to play" (options.js): a first tap raises a playable card, a second tap on it plays it; a
+    // raise holds for this turn only (the frame's seq). Keys play at once (Enter and Space: the keydown below).
+    const turn = String(frame()?.seq);
+    if (app.dataset.tapTwice === "1" && btn.classList.contains("legal") && btn.dataset.raisedAt !== turn) {
+      for (const b of hand.querySelectorAll("button.card.raised")) b.classList.remove("raised");
+      btn.classList.add("raised");
+      btn.dataset.raisedAt = turn;
+      return;
+    }
+    tryPlay(btn);
   });
   // Hovering (mouse) or focusing (keyboard) a locked card explains it; a tap does too.
   hand.addEventListener("mouseover", (ev) => {

@@ -6,7 +6,7 @@ import { api } from "../api.js";
 import { _ } from "../i18n.js";
 import { setSpeed } from "./pacer.js";
 
-export const DEFAULTS = { card_speed: "normal", auto_play: true, sound: true, vibration: true };
+export const DEFAULTS = { card_speed: "normal", auto_play: true, sound: true, vibration: true, tap_twice: false };
 
 export function createOptions(app, { modal, onChange = () => {} }) {
   const opts = { ...DEFAULTS };
@@ -20,6 +20,7 @@ export function createOptions(app, { modal, onChange = () => {} }) {
     setSpeed(opts.card_speed);
     app.dataset.cardSpeed = opts.card_speed;
     app.dataset.autoPlay = opts.auto_play ? "1" : "0";
+    app.dataset.tapTwice = opts.tap_twice ? "1" : "0"; // input.js: a first tap raises a card, a second plays it
     if (!form) return;
     for (const el of form.elements) {
       if (el.name === "card_speed") el.checked = el.value === opts.card_speed;
@@ -27,10 +28,17 @@ export function createOptions(app, { modal, onChange = () => {} }) {
     }
   }
 
+  // the last options the server gave, for the offline table (no server to ask)
+  const remember = () => { try { localStorage.setItem("cb-options", JSON.stringify(opts)); } catch { /* full */ } };
+  const remembered = () => { try { return JSON.parse(localStorage.getItem("cb-options")) || {}; } catch { return {}; } };
+
   async function load() {
     try {
       Object.assign(opts, await api("/api/me/settings/"));
-    } catch { /* the defaults */ }
+      remember();
+    } catch {
+      Object.assign(opts, remembered()); // offline, or signed out: as last seen, else the defaults
+    }
     loaded = true;
     apply();
   }
@@ -40,8 +48,10 @@ export function createOptions(app, { modal, onChange = () => {} }) {
     apply();
     onChange();
     const status = dialog.querySelector(".options-status");
+    remember();
     try {
       Object.assign(opts, await api("/api/me/settings/", { method: "PATCH", body: patch }));
+      remember();
       status.textContent = _("Saved");
     } catch {
       status.textContent = _("Not saved: the server did not answer.");

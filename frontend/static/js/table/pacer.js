@@ -14,6 +14,8 @@ const TEST_PACE = (() => {
 let speed = 1;
 export const pace = () => speed * TEST_PACE;
 export function setSpeed(name) { speed = SPEEDS[name] || 1; }
+// Someone who asked for less motion sees no card fly in or sweep away, no bid bounce.
+export const reduceMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 export const GAP = 350;        // between two cards or bids
 const TRICK_SEEN = 450;        // the fourth card lands, then the winner is shown
