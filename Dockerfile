@@ -1,4 +1,14 @@
 # One image for every service of docker-compose.yml (web, worker, beat).
+
+# The offline play's files (bin/build-offline): the pyodide npm package's core, fetched with npm here, and the
+# engine as engine.zip; copied into the image's static files below.
+FROM node:20-slim AS offline
+RUN apt-get update && apt-get install -y --no-install-recommends python3 && rm -rf /var/lib/apt/lists/*
+WORKDIR /build
+COPY bin/build-offline ./bin/
+COPY engine ./engine
+RUN bin/build-offline
+
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1
@@ -12,6 +22,7 @@ COPY callbreak_site ./callbreak_site
 COPY frontend ./frontend
 COPY manage.py ./
 COPY bin ./bin
+COPY --from=offline /build/frontend/static/vendor ./frontend/static/vendor
 # Editable, so settings' BASE_DIR (templates, static, locale under frontend/) stays /app.  A compiler is there
 # only while the bots' C kernel (engine/bots/_kernel.c) is built.
 RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev \

@@ -24,12 +24,18 @@ $(STAMP): pyproject.toml setup.py engine/bots/_kernel.c
 	$(BIN)/pip install -q -e '.[dev]'
 	touch $(STAMP)
 
-install: $(STAMP)
+# The offline play's files (frontend/static/vendor/, git-ignored): the pyodide npm package's core and engine.zip.
+OFFLINE := frontend/static/vendor/engine.zip
+
+$(OFFLINE): bin/build-offline $(wildcard engine/*.py engine/*/*.py)
+	PY=$(PY) bin/build-offline
+
+install: $(STAMP) $(OFFLINE)
 
 migrate: $(STAMP)
 	$(BIN)/python manage.py migrate --noinput
 
-run: migrate
+run: migrate $(OFFLINE)
 	@echo ""
 	@echo "Call Break is at http://$(HOST):$(PORT)/  (Ctrl-C stops it)"
 	@echo ""
@@ -37,16 +43,17 @@ run: migrate
 
 # Production web server: gunicorn with Uvicorn workers (WEB_CONCURRENCY processes, default one per CPU),
 # HTTP and WebSockets; static files served by WhiteNoise from `collectstatic`.
-serve: $(STAMP)
+serve: $(STAMP) $(OFFLINE)
 	PATH="$(CURDIR)/$(BIN):$$PATH" HOST=$(HOST) PORT=$(PORT) bin/serve
 
 # One worker for every queue on a developer's machine; production runs a worker per queue (docker-compose.yml),
-# so a review (a minute of CPU) never delays a bot's move.
+# so a review (a minute of CPU) never delays a bot's move. Both run under bin/supervise: a worker or beat that
+# exits by itself is started again (with a growing pause); Ctrl-C or SIGTERM stops it for good.
 worker: $(STAMP)
-	$(BIN)/celery -A callbreak_site worker -l info -Q celery,analysis,push
+	bin/supervise $(BIN)/celery -A callbreak_site worker -l info -Q celery,analysis,push
 
 beat: $(STAMP)
-	$(BIN)/celery -A callbreak_site beat -l info
+	bin/supervise $(BIN)/celery -A callbreak_site beat -l info
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -64,19 +71,20 @@ test-engine: $(STAMP)
 test-site: $(STAMP)
 	$(BIN)/pytest -q tests/site -m "not realstack"
 
-# The site suite again on PostgreSQL (tasks still eager, in-memory channel layer).
+# The database-sensitive part of the site suite again on PostgreSQL (tasks still eager, in-memory channel
+# layer): the tests tests/site/conftest.py marks `db_sensitive` (locks, constraints, collation, queries).
 # The test process itself runs without the connection pool (tests hold connections in many threads);
 # servers the tests start (e2e, two web processes) run with it, as in production.
 test-site-pg: $(STAMP)
-	DATABASE_URL=$(PG_URL) DATABASE_POOL_MAX=0 $(BIN)/pytest -q tests/site -m "not realstack" -p no:cacheprovider $(XDIST)
+	DATABASE_URL=$(PG_URL) DATABASE_POOL_MAX=0 $(BIN)/pytest -q tests/site -m "db_sensitive and not realstack" -p no:cacheprovider $(XDIST)
 
 test-realstack: $(STAMP)
 	DATABASE_URL=$(PG_URL) REDIS_URL=$(REDIS_TEST_URL) DATABASE_POOL_MAX=0 $(BIN)/pytest -q tests/site -m realstack -p no:cacheprovider
 
-test: $(STAMP) lint contracts typecheck
+test: $(STAMP) $(OFFLINE) lint contracts typecheck
 	$(BIN)/pytest -q tests -m "not realstack" $(XDIST)
-	$(MAKE) --no-print-directory test-site-pg
-	$(MAKE) --no-print-directory test-realstack
+	@# both wait on servers and sockets far more than they compute: side by side, each printed when it ends
+	$(MAKE) --no-print-directory -j2 --output-sync=target test-site-pg test-realstack
 
 bench: $(STAMP)
 	$(BIN)/python -m engine bench

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.bots.playout import NS
-from engine.cards import ABOVE, SPADES_MASK, SUIT_MASKS
-from engine.rules import legal_mask, trick_winner_index
+from engine.cards import ABOVE, NON_SPADES_MASK, SPADES_MASK, SUIT_MASKS
+from engine.rules import DealInPlay, legal_mask, trick_winner_index
 
 _SIDE = (1, 2, 3)
 
@@ -21,121 +20,120 @@ def low_card(mask: int) -> int:
     """The cheapest card of ``mask`` (lowest side card, else lowest spade)."""
     best = -1
     best_rank = 99
-    for s in _SIDE:
-        b = (mask >> (13 * s)) & 8191
-        if b:
-            r = (b & -b).bit_length() - 1
-            if r < best_rank:
-                best_rank = r
-                best = 13 * s + r
+    for suit in _SIDE:
+        in_suit = (mask >> (13 * suit)) & 8191
+        if in_suit:
+            rank = (in_suit & -in_suit).bit_length() - 1
+            if rank < best_rank:
+                best_rank = rank
+                best = 13 * suit + rank
     if best >= 0:
         return best
-    sp = mask & SPADES_MASK
-    return (sp & -sp).bit_length() - 1
+    spades = mask & SPADES_MASK
+    return (spades & -spades).bit_length() - 1
 
 
 def high_card(mask: int) -> int:
     """The most valuable card of ``mask`` (highest spade, else highest side card)."""
-    sp = mask & SPADES_MASK
-    if sp:
-        return sp.bit_length() - 1
+    spades = mask & SPADES_MASK
+    if spades:
+        return spades.bit_length() - 1
     best = -1
     best_rank = -1
-    for s in _SIDE:
-        b = (mask >> (13 * s)) & 8191
-        if b:
-            r = b.bit_length() - 1
-            if r > best_rank:
-                best_rank = r
-                best = 13 * s + r
+    for suit in _SIDE:
+        in_suit = (mask >> (13 * suit)) & 8191
+        if in_suit:
+            rank = in_suit.bit_length() - 1
+            if rank > best_rank:
+                best_rank = rank
+                best = 13 * suit + rank
     return best
 
 
 def policy_card(
-    h: Sequence[int], seat: int, leader: int, trick: Sequence[int], won: Sequence[int], bids: Sequence[int],
+    hands: Sequence[int], seat: int, leader: int, trick: Sequence[int], won: Sequence[int], bids: Sequence[int],
     first: bool,
 ) -> int:
     """The greedy policy's card for ``seat`` in a fully known deal."""
-    hand = h[seat]
-    lg = legal_mask(hand, trick, first)
-    if not lg & (lg - 1):
-        return lg.bit_length() - 1
+    hand = hands[seat]
+    legal = legal_mask(hand, trick, first)
+    if not legal & (legal - 1):
+        return legal.bit_length() - 1
     left = hand.bit_count()
     need = bids[seat] - won[seat]
     want = 0 < need <= left
     if not trick:
         if not want:
-            for q in range(4):
-                if q != seat and 0 < bids[q] - won[q] <= left:
+            for other in range(4):
+                if other != seat and 0 < bids[other] - won[other] <= left:
                     want = True
                     break
         if want:
             others = 0
-            for q in range(4):
-                if q != seat:
-                    others |= h[q]
-            osp = others & SPADES_MASK
-            sp = lg & SPADES_MASK
-            if sp and not first:
-                top = sp.bit_length() - 1
-                if not osp & ABOVE[top]:
+            for other in range(4):
+                if other != seat:
+                    others |= hands[other]
+            others_spades = others & SPADES_MASK
+            my_spades = legal & SPADES_MASK
+            if my_spades and not first:
+                top = my_spades.bit_length() - 1
+                if not others_spades & ABOVE[top]:
                     return top
-            for s in _SIDE:
-                b = lg & SUIT_MASKS[s]
-                if not b:
+            for suit in _SIDE:
+                in_suit = legal & SUIT_MASKS[suit]
+                if not in_suit:
                     continue
-                top = b.bit_length() - 1
+                top = in_suit.bit_length() - 1
                 if others & ABOVE[top]:
                     continue
                 risky = False
-                for q in range(4):
-                    if q != seat and not h[q] & SUIT_MASKS[s] and h[q] & SPADES_MASK:
+                for other in range(4):
+                    if other != seat and not hands[other] & SUIT_MASKS[suit] and hands[other] & SPADES_MASK:
                         risky = True
                         break
                 if not risky:
                     return top
-        return low_card(lg)
+        return low_card(legal)
     led = trick[0] // 13
-    bi = trick_winner_index(trick)
-    best = trick[bi]
-    w = lg & SPADES_MASK & ABOVE[best] if best < 13 else lg & ABOVE[best] | lg & SPADES_MASK
-    n = len(trick)
-    later = [(seat + i) & 3 for i in range(1, 4 - n)]
+    winning_index = trick_winner_index(trick)
+    best = trick[winning_index]
+    winners = legal & SPADES_MASK & ABOVE[best] if best < 13 else legal & ABOVE[best] | legal & SPADES_MASK
+    later = [(seat + i) & 3 for i in range(1, 4 - len(trick))]
     if not want:
-        current = (leader + bi) & 3
+        current = (leader + winning_index) & 3
         if 0 < bids[current] - won[current] <= left and current != seat:
             want = True
         else:
-            for q in later:
-                if 0 < bids[q] - won[q] <= left:
+            for other in later:
+                if 0 < bids[other] - won[other] <= left:
                     want = True
                     break
     if want:
-        if not w:
-            return low_card(lg)
-        for part in (w & NS, w & SPADES_MASK):
+        if not winners:
+            return low_card(legal)
+        for part in (winners & NON_SPADES_MASK, winners & SPADES_MASK):
             while part:
                 low = part & -part
-                c = low.bit_length() - 1
+                card = low.bit_length() - 1
                 part ^= low
                 safe = True
-                for q in later:
-                    hq = h[q]
-                    if c < 13:
-                        if hq & ABOVE[c] and (led == 0 or not hq & SUIT_MASKS[led]):
+                for other in later:
+                    held = hands[other]
+                    if card < 13:
+                        if held & ABOVE[card] and (led == 0 or not held & SUIT_MASKS[led]):
                             safe = False
                             break
-                    elif hq & ABOVE[c] or (not hq & SUIT_MASKS[led] and hq & SPADES_MASK):
+                    elif held & ABOVE[card] or (not held & SUIT_MASKS[led] and held & SPADES_MASK):
                         safe = False
                         break
                 if safe:
-                    return c
-        rest = lg & ~w
-        return low_card(rest) if rest else low_card(w)
-    rest = lg & ~w
+                    return card
+        rest = legal & ~winners
+        return low_card(rest) if rest else low_card(winners)
+    rest = legal & ~winners
     if rest:
         return high_card(rest)
-    return high_card(lg) if not later else low_card(lg)
+    return high_card(legal) if not later else low_card(legal)
 
 
 def greedy_play_out(
@@ -151,22 +149,7 @@ def greedy_play_out(
 
     The same signature as :func:`engine.bots.playout.play_out`, so it can replace it in the strong bot.
     """
-    h = list(hands)
-    w = list(won)
-    t = list(trick)
-    seat = (leader + len(t)) & 3
-    while True:
-        if not t and not h[seat]:
-            return w
-        c = policy_card(h, seat, leader, t, w, bids, first)
-        h[seat] ^= 1 << c
-        t.append(c)
-        if len(t) == 4:
-            winner = (leader + trick_winner_index(t)) & 3
-            w[winner] += 1
-            leader = winner
-            seat = winner
-            t = []
-            first = False
-        else:
-            seat = (seat + 1) & 3
+    deal = DealInPlay(hands, leader, trick, won, first)
+    while not deal.over:
+        deal.play(policy_card(deal.hands, deal.to_play, deal.leader, deal.trick, deal.won, bids, deal.first))
+    return deal.won
