@@ -14,6 +14,7 @@ from .matches.botturns import reactions as botturns
 from .matches.events import MatchAdvanced, ReminderDue, SeatsChanged, TurnAutoplayed
 from .notices import reactions as notices
 from .notices.events import NoticeDue, NoticeRecorded
+from .offline.events import OfflineMatchStored
 from .push import reactions as push
 from .quickmatch import reactions as quickmatch
 from .quickmatch.events import HereCounted, SeekOpened, SeeksMatched
@@ -39,6 +40,7 @@ def register() -> None:
     outbox.register(TableChanged, tables.table_changed)
     outbox.register(RematchChanged, tables.rematch_changed)
     outbox.register(BotInvited, bots.bot_invited)
+    outbox.register(OfflineMatchStored, analysis.review_stored_match)
     outbox.register(AnalysisQueued, analysis.compute)
     outbox.register(AnalysisProgress, analysis.progress)
     outbox.register(SeekOpened, quickmatch.seek_opened)

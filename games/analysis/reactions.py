@@ -9,6 +9,8 @@ until the task is run by hand (the site tests run it themselves).
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from django.conf import settings
 
 from games import outbox
@@ -29,6 +31,17 @@ def _eager() -> str:
 def review_finished_match(event: MatchAdvanced) -> None:
     if event.finished:
         outbox.task_now(tasks.start_analyses, event.match_id, queue=QUEUE)
+
+
+class _StoredFinished(Protocol):
+    """A finished match stored whole by another concept (an offline match uploaded), known only by its id."""
+
+    @property
+    def match_id(self) -> int: ...
+
+
+def review_stored_match(event: _StoredFinished) -> None:
+    outbox.task_now(tasks.start_analyses, event.match_id, queue=QUEUE)
 
 
 def compute(event: AnalysisQueued) -> None:

@@ -18,8 +18,11 @@ from django.utils import timezone
 
 import engine
 from engine.bots import BOT_NAMES, DEFAULT_BOT
+from games import outbox
 from games.errors import GameError
 from games.matches.models import Action, Match, Seat
+
+from .events import OfflineMatchStored
 
 
 class Refused(GameError):
@@ -86,4 +89,5 @@ def upload(user: User, doc: object) -> Match:
                    user=user if a.seat == seat else None)
             for n, a in enumerate(state.actions)
         ])
+        outbox.emit(OfflineMatchStored(match.pk, user.pk))  # after the commit: its review is queued
     return match

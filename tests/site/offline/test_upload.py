@@ -53,7 +53,8 @@ def test_a_verified_replay_is_stored_unrated_offline_and_reviewable(make_user: A
     assert engine.verify_replay(served).actions == engine.verify_replay(amy_replay).actions
     listed = client.get("/api/matches/").json()
     assert [m["offline"] for m in listed] == [True]
-    # the post-game review works on it as on any finished match
+    # the post-game review works on it as on any finished match: queued by the upload itself
+    assert list(Analysis.objects.filter(match=match).values_list("seat", "status")) == [(0, Analysis.Status.QUEUED)]
     assert client.get(f"/api/matches/{match.pk}/analysis/").status_code == 202
     assert tasks.analyze_seat.apply(args=(Analysis.objects.get(match=match, seat=0).pk,)).get() is True
     review = client.get(f"/api/matches/{match.pk}/analysis/")
