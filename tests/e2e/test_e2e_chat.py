@@ -79,6 +79,7 @@ def test_chat_at_a_private_table(browser: Any, site_url: str, artifacts: Any, ma
         # the host's desktop: the chat sits under the score sheet, no chip needed
         host.get_by_test_id("chat-panel").wait_for()
         assert host.get_by_test_id("chat-btn").is_hidden()
+        guest.get_by_test_id("chat-btn").wait_for()  # its socket is in (the history came): the line comes live
         say(host, "Namaste! Good luck, everyone")
         # the guest's phone: the chip counts the unread line; the panel opens over the top of the table
         guest.get_by_test_id("chat-unread").wait_for()
@@ -116,6 +117,21 @@ def test_chat_at_a_private_table(browser: Any, site_url: str, artifacts: Any, ma
         host.reload()
         line_with(host, "still here").wait_for()
         assert line_with(host, "Namaste! Good luck, everyone").count() == 1
+        # a line written while the host's page was away counts as unread when it comes back (on a phone)
+        match_url = host.url
+        host.set_viewport_size(PHONE)
+        host.goto(f"{base}/lobby/")
+        say(guest, "are you there?")
+        host.goto(match_url)
+        host.get_by_test_id("chat-unread").wait_for()
+        assert host.get_by_test_id("chat-unread").inner_text() == "1"
+        host.get_by_test_id("chat-btn").click()
+        line_with(host, "are you there?").wait_for()
+        host.reload()  # read on this device: nothing unread after a reload
+        host.get_by_test_id("chat-btn").wait_for()
+        host.wait_for_timeout(300)
+        assert host.get_by_test_id("chat-unread").is_hidden()
+        host.set_viewport_size(DESKTOP)
 
         # staff: the report is in the admin, with the line, its author and the match; marked handled
         staff = "staff_" + secrets.token_hex(3)

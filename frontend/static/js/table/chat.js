@@ -24,12 +24,26 @@ export function createChat(app, { send, frame }) {
   const lines = new Map(); // id -> message, in order
   let enabled = false;
   let open = false;
-  let unread = 0;
-  let lastSeen = 0; // the newest id read
+  // the newest id read, kept per match on this device: lines written before the page connected (or while it
+  // was closed) count as unread too, as in any messenger; a reload after reading them counts none
+  const SEEN_KEY = `chat-seen:${location.pathname}`;
+  let lastSeen = Number(readSeen()) || 0;
   let muted = new Set(); // seats muted here
   const reported = new Set();
 
   const isOpen = () => enabled && (docked.matches || open);
+
+  function readSeen() {
+    try { return localStorage.getItem(SEEN_KEY); } catch { return null; }
+  }
+
+  // counted from the lines themselves, so a muted seat's lines or my own (known once the first frame is in)
+  // never count, whatever order the history, the mutes and the first frame arrive in
+  function unreadCount() {
+    let n = 0;
+    for (const m of lines.values()) if (m.id > lastSeen && !mine(m) && !muted.has(m.seat)) n += 1;
+    return n;
+  }
 
   function place() {
     app.classList.toggle("has-chat", enabled && docked.matches);
@@ -37,14 +51,17 @@ export function createChat(app, { send, frame }) {
     panel.hidden = !isOpen();
     btn.setAttribute("aria-expanded", open ? "true" : "false");
     if (isOpen()) markRead();
+    const unread = unreadCount();
     badge.hidden = unread === 0;
     badge.textContent = unread > 9 ? "9+" : String(unread);
     btn.setAttribute("aria-label", unread ? fmt(_("Chat: %(n)s unread"), { n: unread }) : _("Chat"));
   }
 
   function markRead() {
-    unread = 0;
+    const before = lastSeen;
     for (const id of lines.keys()) lastSeen = Math.max(lastSeen, id);
+    if (lastSeen === before) return;
+    try { localStorage.setItem(SEEN_KEY, String(lastSeen)); } catch { /* private mode: this page only */ }
   }
 
   function toggle(want) {
@@ -198,26 +215,22 @@ export function createChat(app, { send, frame }) {
     setTimeout(() => b.remove(), BUBBLE_MS);
   }
 
-  function add(m, fresh) {
+  function add(m, live) {
     if (!m || typeof m.id !== "number" || lines.has(m.id)) return;
     lines.set(m.id, m);
-    if (fresh && !mine(m) && !muted.has(m.seat) && m.id > lastSeen && !isOpen()) {
-      unread += 1;
-      bubble(m);
-    }
+    if (live && !mine(m) && !muted.has(m.seat) && m.id > lastSeen && !isOpen()) bubble(m);
     while (lines.size > KEEP) lines.delete(lines.keys().next().value);
   }
 
   return {
     update() {
-      if (enabled) drawMuted();
+      if (enabled) { drawMuted(); place(); }
     },
     receive(msg) {
       if (msg.type === "chat_history") {
         const first = !enabled;
         enabled = true;
         for (const m of msg.messages || []) add(m, !first);
-        if (first) markRead();
         draw();
         place();
       } else if (msg.type === "chat") {
@@ -226,7 +239,7 @@ export function createChat(app, { send, frame }) {
         place();
       } else if (msg.type === "mutes") {
         muted = new Set(msg.seats || []);
-        if (enabled) draw();
+        if (enabled) { draw(); place(); }
       } else if (msg.type === "reported") {
         reported.add(msg.message);
         const li = log.querySelector(`.chat-line[data-id="${Number(msg.message)}"]`);
