@@ -47,6 +47,8 @@ api_urlpatterns = [
     path("matches/<int:match_id>/rematch/", table_api.RematchView.as_view(), name="api-match-rematch"),
     path("matches/<int:match_id>/rematch/answer/", table_api.RematchAnswerView.as_view(),
          name="api-match-rematch-answer"),
+    path("matches/<int:match_id>/rematch/leave/", table_api.RematchLeaveView.as_view(),
+         name="api-match-rematch-leave"),
     path("matches/<int:match_id>/analysis/", analysis_api.AnalysisView.as_view(), name="api-match-analysis"),
     path("offline-matches/", offline_api.OfflineMatchView.as_view(), name="api-offline-matches"),
     path("quick-match/", quickmatch_api.QuickMatchView.as_view(), name="api-quick-match"),

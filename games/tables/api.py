@@ -238,6 +238,20 @@ class RematchAnswerView(APIView):
         return Response(reads.rematch_json(match_id, reads.rematch_of(match_id), user))
 
 
+class RematchLeaveView(APIView):
+    @extend_schema(request=None, responses={200: RematchSerializer, **ERRORS},
+                   summary="Leaving a live match's end screen: its pending rematch is called off",
+                   description="Sent by the end screen when its page closes or goes elsewhere (a keep-alive "
+                               "request). A live match's pending rematch would seat the leaver absent: it is called "
+                               "off (`cancelled`, reason `left`) and the others are told. A correspondence "
+                               "rematch waits on; with nothing pending nothing changes. 404 for a match you have no "
+                               "seat at.")
+    def post(self, request: Request, match_id: int) -> Response:
+        user = signed_in(request)
+        commands.leave_rematch(user, match_id)
+        return Response(reads.rematch_json(match_id, reads.rematch_of(match_id), user))
+
+
 class InviteBotSerializer(serializers.Serializer[Any]):
     username = serializers.CharField(max_length=150, help_text="The bot account's name.")
 

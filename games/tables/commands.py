@@ -404,6 +404,26 @@ def answer_rematch(user: Any, match_id: int, *, yes: bool) -> Table:
     return table
 
 
+def leave_rematch(user: Any, match_id: int) -> bool:
+    """A person left the end screen of a live match (the page closed or went elsewhere): a pending rematch would
+    seat them absent, so it is called off and the others are told (``left``). A correspondence rematch waits on,
+    since its people come back when told. True when this call called it off; anything else changes nothing."""
+    with match_write(match_id) as write:
+        mine = write.seat_of(user)
+        if mine is None:
+            raise MatchNotFound()
+        if write.match.status not in FINISHED or mine.bot_account or not is_live(write.match.move_seconds):
+            return False
+        table = Table.objects.select_for_update().filter(rematch_of=write.match).first()
+        if reads.rematch_status(table) != "pending":
+            return False
+        assert table is not None
+        table.status, table.expires_at = Table.Status.CLOSED, None
+        table.save(update_fields=["status", "expires_at"])
+        write.emit(RematchChanged(table.pk, write.match.pk, reason="left", by=mine.name))
+    return True
+
+
 def expire_rematches(now: Any = None) -> int:
     """Pending rematches past their time are called off and their people told (beat's sweep)."""
     now = now or timezone.now()

@@ -29,7 +29,7 @@ class BotInvited(Event):
 class RematchChanged(Event):
     """A one-tap rematch of match ``match_id`` was asked, answered, started or called off: the people of that
     match hear it on their tabs (``games.tables.reactions``). ``reason`` of a cancel: ``declined`` (``by`` said
-    no) or ``timeout``."""
+    no), ``left`` (``by`` left the live match's end screen) or ``timeout``."""
 
     table_id: int
     match_id: int

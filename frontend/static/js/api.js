@@ -15,11 +15,13 @@ export class ApiError extends Error {
   }
 }
 
-export async function api(path, { method = "GET", body } = {}) {
+// keepalive: the request outlives the page (sent from pagehide; no answer is read then)
+export async function api(path, { method = "GET", body, keepalive = false } = {}) {
   const opts = {
     method,
     credentials: "same-origin",
     headers: { Accept: "application/json" },
+    keepalive,
   };
   if (body !== undefined) {
     opts.headers["Content-Type"] = "application/json";

@@ -292,3 +292,40 @@ def test_taps_at_once_make_one_rematch(make_user: Any) -> None:
     assert sorted(codes) == [200, 200, 200, 201]
     assert Table.objects.filter(rematch_of=match).count() == 1 and Match.objects.count() == 2
     assert client_for(amy).get(f"/api/matches/{match.pk}/rematch/").json()["status"] == "started"
+
+
+def test_leaving_a_live_end_screen_calls_the_pending_rematch_off(make_user: Any) -> None:
+    match, (amy, bo) = _table_match(make_user, move_seconds=60)
+    ca, cb = client_for(amy), client_for(bo)
+    assert ca.post(f"/api/matches/{match.pk}/rematch/").json()["status"] == "pending"
+    r = ca.post(f"/api/matches/{match.pk}/rematch/leave/")  # amy's page closed
+    assert r.status_code == 200 and r.json()["status"] == "cancelled", r.content
+    assert Table.objects.get(rematch_of=match).status == "closed"
+    r = _answer(cb, match.pk, "yes")
+    assert r.status_code == 409 and r.json()["code"] == "rematch_cancelled"
+    assert Match.objects.count() == 1
+    # nothing pending: leaving again changes nothing; a stranger's leave is a 404
+    assert ca.post(f"/api/matches/{match.pk}/rematch/leave/").json()["status"] == "cancelled"
+    assert client_for(make_user("cy")).post(f"/api/matches/{match.pk}/rematch/leave/").status_code == 404
+    # asked anew, it starts as before
+    assert cb.post(f"/api/matches/{match.pk}/rematch/").status_code == 201
+    assert ca.post(f"/api/matches/{match.pk}/rematch/").json()["status"] == "started"
+
+
+async def test_the_others_hear_who_left(make_user: Any) -> None:
+    match, (amy, bo) = await database_sync_to_async(_table_match)(make_user, move_seconds=60)
+    theirs = await ws("/ws/me/", bo)
+    await database_sync_to_async(lambda: client_for(amy).post(f"/api/matches/{match.pk}/rematch/"))()
+    assert (await next_of(theirs, "rematch"))["status"] == "pending"
+    await database_sync_to_async(lambda: client_for(amy).post(f"/api/matches/{match.pk}/rematch/leave/"))()
+    off = await next_of(theirs, "rematch")
+    assert (off["status"], off["reason"], off["by"]) == ("cancelled", "left", "amy")
+    await theirs.disconnect()
+
+
+def test_a_correspondence_rematch_waits_on_when_its_asker_leaves(make_user: Any) -> None:
+    match, (amy, bo) = _table_match(make_user)
+    ca = client_for(amy)
+    assert ca.post(f"/api/matches/{match.pk}/rematch/").json()["status"] == "pending"
+    assert ca.post(f"/api/matches/{match.pk}/rematch/leave/").json()["status"] == "pending"
+    assert client_for(bo).post(f"/api/matches/{match.pk}/rematch/").json()["status"] == "started"

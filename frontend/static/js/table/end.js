@@ -114,6 +114,8 @@ export function createEnd(app, { nameOf, winnersText, focusTable }) {
       words = fmt(_("Waiting for %(names)s…"), { names: names(asked.waiting) });
     } else if (st === "cancelled" && asked.reason === "declined" && asked.by) {
       words = fmt(_("%(name)s said no: no rematch this time."), { name: asked.by });
+    } else if (st === "cancelled" && asked.reason === "left" && asked.by) {
+      words = fmt(_("%(name)s left: no rematch this time."), { name: asked.by });
     } else if (st === "cancelled") {
       words = _("No rematch this time: not everyone answered.");
     }
@@ -135,6 +137,14 @@ export function createEnd(app, { nameOf, winnersText, focusTable }) {
     if (msg.type === "rematch" && view && msg.match_id === view.id) showRematch(msg);
   });
   onUserSocketOpen(refetch);
+
+  // Leaving the end screen (closed, reloaded, gone elsewhere) while a rematch is pending: the server calls a
+  // live match's rematch off, so nobody is seated with an empty chair (a correspondence one waits on).
+  window.addEventListener("pagehide", () => {
+    if (view && asked && asked.status === "pending" && !view.offline) {
+      api(`${matchUrl(view.id)}rematch/leave/`, { method: "POST", keepalive: true }).catch(() => {});
+    }
+  });
 
   // offline matches uploaded while this page is open: the end dialog offers their replay and review
   const uploadedAs = new Map();
