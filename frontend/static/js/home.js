@@ -84,8 +84,7 @@ if (offlineBox && "serviceWorker" in navigator && "caches" in window) {
     offlineBox.dataset.ready = msg.ok ? "1" : "0";
     offlineBox.dataset.bytes = String(msg.bytes || 0); // the engine's download (bench/offline_budgets.py)
     status.textContent = msg.ok ? _("Ready to play with no connection.") : "";
-    const installed = window.matchMedia("(display-mode: standalone)").matches;
-    if (msg.ok && (msg.kept || installed)) warmEngine();
+    if (msg.ok) warmEngine();
   });
   const saveData = navigator.connection && navigator.connection.saveData;
   if (!saveData) {
@@ -95,9 +94,9 @@ if (offlineBox && "serviceWorker" in navigator && "caches" in window) {
   }
 }
 
-// A visit after the one that kept the engine (or any visit of the installed app) starts it once in the
-// background when it has no memory snapshot yet: the worker makes one (js/offline/worker.js), so the first
-// offline start is a fast one too. Not on the first visit: the download is enough for one page.
+// Once the engine is kept, the home page starts it once in the background (a worker: the page stays free)
+// when it has no memory snapshot yet: the worker makes one (js/offline/worker.js), so even the first offline
+// start after a single visit is a fast one. Never while the browser asks to save data (nothing was kept).
 async function warmEngine() {
   try {
     if ((await (await caches.open("callbreak-snapshot")).keys()).length) return;
