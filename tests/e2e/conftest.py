@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from e2e_helpers import new_context
 
 from tests.stack import free_port, port_listens, running
 
@@ -145,7 +146,7 @@ def browser() -> Iterator[Any]:
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
     # bypass_csp: Playwright's string predicates are evaluated in the page (the site's CSP forbids eval)
-    context = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-US", bypass_csp=True)
+    context = new_context(browser, viewport={"width": 1280, "height": 860}, locale="en-US")
     pg = context.new_page()
     pg.set_default_timeout(20_000)
     errors: list[str] = []

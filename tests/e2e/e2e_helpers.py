@@ -25,10 +25,21 @@ STATE_JS = """() => {
 }"""
 
 
-def new_context(browser: Any, **options: Any) -> Any:
+# A browser that asks sites to save data (Chrome's Data Saver, common on phones in Nepal and India): the home
+# page then leaves the offline engine (about 14 MB, and Pyodide started once in a worker) alone. Every browser
+# test but offline play's runs so; otherwise each home page visit would download and start the engine.
+SAVE_DATA = """Object.defineProperty(Navigator.prototype, 'connection', { configurable: true,
+  get() { return { saveData: true, effectiveType: '4g', addEventListener() {}, removeEventListener() {} }; } });"""
+
+
+def new_context(browser: Any, offline_engine: bool = False, **options: Any) -> Any:
     """A browser context for the tests: Playwright's string predicates (wait_for_function) are evaluated
-    in the page, which the site's Content-Security-Policy (no eval) would refuse."""
-    return browser.new_context(bypass_csp=True, **options)
+    in the page, which the site's Content-Security-Policy (no eval) would refuse.  ``offline_engine``: the
+    home page keeps the offline engine as for anyone not saving data (else the context saves data)."""
+    context = browser.new_context(bypass_csp=True, **options)
+    if not offline_engine:
+        context.add_init_script(SAVE_DATA)
+    return context
 
 
 @contextmanager

@@ -8,7 +8,7 @@ import secrets
 from typing import Any
 
 import pytest
-from e2e_helpers import finish_by_api, sign_up
+from e2e_helpers import SAVE_DATA, finish_by_api, sign_up
 
 pytestmark = pytest.mark.e2e
 
@@ -49,7 +49,8 @@ def check(page: Any, name: str, failures: list[str]) -> None:
 
 def test_every_page_is_accessible(browser: Any, site_url: str) -> None:
     base = site_url
-    ctx = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-US")
+    ctx = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-US")  # the CSP kept
+    ctx.add_init_script(SAVE_DATA)
     with_csp(ctx)
     page = ctx.new_page()
     page.set_default_timeout(20_000)

@@ -44,7 +44,7 @@ def play_to_the_end(page: Any) -> int:
 
 def test_a_whole_match_offline_then_uploaded(browser: Any, site_url: str, artifacts: Any) -> None:
     base = site_url
-    ctx = new_context(browser, viewport={"width": 1280, "height": 860}, locale="en-US")
+    ctx = new_context(browser, offline_engine=True, viewport={"width": 1280, "height": 860}, locale="en-US")
     ctx.add_init_script(FAST)
     page = ctx.new_page()
     page.set_default_timeout(30_000)
