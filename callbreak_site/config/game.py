@@ -49,6 +49,9 @@ QUICK_MATCH_HERE_SECONDS = env_int("QUICK_MATCH_HERE_SECONDS", 3)
 AUTOPILOT_HANDOVER_AFTER = env_int("AUTOPILOT_HANDOVER_AFTER", 3)
 # Open public tables one person may host at once (the lobby lists them for everyone; private ones do not count).
 OPEN_PUBLIC_TABLES_PER_USER = env_int("OPEN_PUBLIC_TABLES_PER_USER", 3)
+# Open private tables (set up, not started) one person may host at once: enough for a few groups of friends,
+# not a pile of rows from one script.
+OPEN_PRIVATE_TABLES_PER_USER = env_int("OPEN_PRIVATE_TABLES_PER_USER", 10)
 # A public table nobody starts expires after this long.
 TABLE_EXPIRY_SECONDS = env_int("TABLE_EXPIRY_SECONDS", 3 * 86400)
 

@@ -67,10 +67,11 @@ def create_table(host: Any, *, visibility: str = Table.Visibility.PUBLIC, move_s
         raise GameError("bad_time", f"Time per move is one of {', '.join(map(str, MOVE_SECONDS_CHOICES))} seconds.")
     if rated:
         account_reads.check_may_play_rated(host)  # 403 guest_unrated
-    cap = settings.OPEN_PUBLIC_TABLES_PER_USER
-    if visibility == Table.Visibility.PUBLIC and reads.open_public_tables_hosted(host) >= cap:
-        raise TableConflict("too_many_tables", f"You host {cap} open public tables already: start or leave one "
-                                               "first (private tables are not counted).", limit=cap)
+    public = visibility == Table.Visibility.PUBLIC
+    cap = settings.OPEN_PUBLIC_TABLES_PER_USER if public else settings.OPEN_PRIVATE_TABLES_PER_USER
+    if reads.open_tables_hosted(host, visibility) >= cap:
+        raise TableConflict("too_many_tables", f"You host {cap} open {visibility} tables already: start or leave "
+                                               "one first.", limit=cap)
     with transaction.atomic():
         table = _new_table(
             host=host, visibility=visibility, move_seconds=move_seconds, rated=bool(rated),

@@ -133,8 +133,8 @@ def open_seats_held_by(user_ids: list[int]) -> dict[int, int]:
     return {uid: counts.get(uid, 0) for uid in user_ids}
 
 
-def open_public_tables_hosted(user: Any) -> int:
-    return Table.objects.filter(host=user, status=Table.Status.OPEN, visibility=Table.Visibility.PUBLIC).count()
+def open_tables_hosted(user: Any, visibility: str) -> int:
+    return Table.objects.filter(host=user, status=Table.Status.OPEN, visibility=visibility).count()
 
 
 def _seats(table: Table) -> list[TableSeat]:

@@ -77,3 +77,18 @@ def test_one_person_hosts_a_few_open_public_tables(make_user: Any, settings: Any
     assert api.post("/api/tables/", {**body, "visibility": "private"}, format="json").status_code == 201
     assert api.post(f"/api/tables/{first['id']}/leave/", {}, format="json").status_code == 200  # closes it
     assert api.post("/api/tables/", body, format="json").status_code == 201
+
+
+def test_one_person_hosts_a_few_open_private_tables(make_user: Any, settings: Any) -> None:
+    settings.OPEN_PRIVATE_TABLES_PER_USER = 2
+    api = client_for(make_user("host"))
+    body = {"visibility": "private", "move_seconds": 60, "rated": False}
+    assert api.post("/api/tables/", body, format="json").status_code == 201
+    second = api.post("/api/tables/", body, format="json").json()
+    r = api.post("/api/tables/", body, format="json")
+    assert r.status_code == 409 and r.json()["code"] == "too_many_tables" and r.json()["limit"] == 2
+    assert api.post("/api/tables/", {**body, "visibility": "public", "rated": True}, format="json").status_code == 201
+    # a started one no longer counts
+    assert api.post(f"/api/tables/{second['id']}/bots/", {"bot": "random"}, format="json").status_code == 200
+    assert api.post(f"/api/tables/{second['id']}/start/").status_code == 201
+    assert api.post("/api/tables/", body, format="json").status_code == 201
