@@ -309,18 +309,22 @@ OVERLAPS_JS = """(sels) => {
 
 
 # Visible texts set smaller than ``min`` CSS px (a phone's smallest readable size): [[text, px], ...]. Text set at
-# 0 px is not shown (a chip that shows a sign keeps its words for screen readers); a chart's SVG text scales with
-# its drawing and is not measured here.
+# 0 px is not shown (a chip that shows a sign keeps its words for screen readers). A chart's SVG text is measured
+# as drawn: its font size times the drawing's scale on screen (an SVG scaled down to a phone shrinks its labels).
 SMALL_TEXT_JS = """(min) => {
   const out = new Map();
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     const el = n.parentElement;
-    if (!n.textContent.trim() || !el || out.has(el) || el.closest('script, style, option, title, svg')) continue;
+    if (!n.textContent.trim() || !el || out.has(el) || el.closest('script, style, option, title, desc')) continue;
     if (!el.checkVisibility({opacityProperty: true, visibilityProperty: true})) continue;
     const r = el.getBoundingClientRect();
     if (r.width <= 1 || r.height <= 1) continue;
-    const px = parseFloat(getComputedStyle(el).fontSize) * (parseFloat(getComputedStyle(el).zoom) || 1);
+    let px = parseFloat(getComputedStyle(el).fontSize) * (parseFloat(getComputedStyle(el).zoom) || 1);
+    if (el instanceof SVGElement) {
+      const m = el.getScreenCTM();
+      if (m) px *= Math.min(Math.hypot(m.a, m.b), Math.hypot(m.c, m.d));
+    }
     if (px > 0 && px < min - 0.05) out.set(el, [n.textContent.trim().slice(0, 30), Math.round(px * 10) / 10]);
   }
   return [...out.values()];

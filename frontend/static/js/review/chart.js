@@ -53,7 +53,7 @@ export function createChart(box, { replay, visible }) {
     const { decisions, marked, seat } = shown;
     const narrow = W < 520;
     const H = narrow ? 210 : 250;
-    const M = { l: narrow ? 38 : 44, r: 10, t: 16, b: 24 };
+    const M = { l: narrow ? 40 : 46, r: 10, t: 16, b: 24 };
     const dealOf = (n) => replay.deals.find((d) => d.number === n) || replay.deals[n - 1];
 
     // slots: each decision, then the end of its deal
