@@ -3,7 +3,7 @@
     nice -n 10 .venv/bin/python bench/hashers.py [--samples 20]
 
 Prints the median and the best of ``--samples`` hashes (milliseconds, wall clock, one thread) for Django's
-PBKDF2 (its default before games/passwords.py), Django's own Argon2 cost (100 MiB, 2 passes, 8 lanes) and
+PBKDF2 (its default before games/platform/passwords.py), Django's own Argon2 cost (100 MiB, 2 passes, 8 lanes) and
 the site's Argon2id (19 MiB, 2 passes, 1 lane), then how many hashes a second the machine's CPUs allow at
 the site's cost.
 """
@@ -41,12 +41,12 @@ def main() -> None:
     django.setup()
     from django.contrib.auth.hashers import Argon2PasswordHasher, PBKDF2PasswordHasher
 
-    from games.passwords import Argon2idHasher
+    from games.platform.passwords import Argon2idHasher
 
     password = "correct horse battery staple"
     rows = [("PBKDF2-SHA256, Django's default", PBKDF2PasswordHasher()),
             ("Argon2id, Django's cost", Argon2PasswordHasher()),
-            ("Argon2id, the site's (games.passwords)", Argon2idHasher())]
+            ("Argon2id, the site's (games.platform.passwords)", Argon2idHasher())]
     print(f"load average before: {os.getloadavg()[0]:.2f}")
     site = 0.0
     for name, hasher in rows:

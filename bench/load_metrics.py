@@ -58,7 +58,7 @@ def cpu_by_component(stack: Stack | None) -> dict[str, float]:
     return out
 
 
-# --- the server's own histograms (games.metrics), read from /metrics before and after the play ------
+# --- the server's own histograms (games.platform.metrics), read from /metrics before and after the play ------
 
 Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
 

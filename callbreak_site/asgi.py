@@ -17,10 +17,10 @@ from django.conf import settings  # noqa: E402
 from django.urls import get_resolver  # noqa: E402
 from django.utils.module_loading import import_string  # noqa: E402
 
-from games import outbox  # noqa: E402
 from games.accounts.ws_auth import OriginRule, TokenAuthMiddleware  # noqa: E402
-from games.bounds import BodyLimit  # noqa: E402
+from games.platform import outbox  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
+from games.web.bounds import BodyLimit  # noqa: E402
 
 from .celery import app as celery_app  # noqa: E402
 from .ops import MeasuredHTTP  # noqa: E402
@@ -47,7 +47,7 @@ import_what_requests_use()
 
 if settings.CHANNEL_LAYERS["default"]["BACKEND"] != "channels.layers.InMemoryChannelLayer":
     # A request's group messages (sent once its write commits, from its thread) leave on a loop of their
-    # own: on the server's loop they waited behind every socket of the process (see games.outbox).
+    # own: on the server's loop they waited behind every socket of the process (see games.platform.outbox).
     outbox.use_sender_loop()
 
 application = ProtocolTypeRouter(

@@ -10,7 +10,7 @@ While Redis is away each cache call waited for its own timeout (1 s), several a 
 profile view cost about a second. After a connection fails (refused, reset, timed out) the breaker stays
 open for ``CACHE_RETRY_SECONDS`` (5): every cache call of the process fails at once with
 ``CacheUnavailable``, and the first call after that tries Redis again. Meanwhile ``get`` and ``set`` use the
-process's memory, and the rate limits count there (``games.ratelimit``).
+process's memory, and the rate limits count there (``games.platform.ratelimit``).
 """
 
 from __future__ import annotations
@@ -110,7 +110,7 @@ _LOCAL = LocMemCache("callbreak-fallback", {"OPTIONS": {"MAX_ENTRIES": 10_000}})
 class SharedPoolRedisCache(RedisCache):
     """While Redis is away, ``get`` and ``set`` use this process's memory instead (what is cached here can be
     computed again: a profile's stats, under a key that names what they were computed from); the rate limits
-    count in memory by themselves (``games.ratelimit``)."""
+    count in memory by themselves (``games.platform.ratelimit``)."""
 
     def __init__(self, server: str, params: dict[str, Any]) -> None:
         super().__init__(server, params)

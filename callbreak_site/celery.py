@@ -47,10 +47,10 @@ kombu_redis.Channel.close = _close_past_a_dead_poll  # type: ignore[method-assig
 
 @worker_init.connect  # type: ignore[untyped-decorator]
 def _persistent_group_sender(**_: Any) -> None:
-    """Workers send their group messages on one long-lived event loop (see ``games.outbox``)."""
+    """Workers send their group messages on one long-lived event loop (see ``games.platform.outbox``)."""
     from django.conf import settings
 
-    from games import metrics, outbox  # Django is set up only once the worker starts
+    from games.platform import metrics, outbox  # Django is set up only once the worker starts
 
     outbox.use_sender_loop()
     if settings.WORKER_METRICS_PORT:  # the worker's own /metrics (every prefork child's, by PROMETHEUS_MULTIPROC_DIR)

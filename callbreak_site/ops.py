@@ -1,5 +1,5 @@
 """What operators expect of the site: ``/healthz`` (the process answers), ``/readyz`` (the database, Redis and a
-Celery worker answer), ``/metrics`` (Prometheus, ``games.metrics``), and the HTTP latency each request adds to
+Celery worker answer), ``/metrics`` (Prometheus, ``games.platform.metrics``), and the HTTP latency each request adds to
 them (``MeasuredHTTP``, around Django's ASGI application).
 
 ``/metrics`` answers loopback clients, or anyone with ``Authorization: Bearer <METRICS_TOKEN>`` when that is set.
@@ -24,7 +24,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from games import metrics
+from games.platform import metrics
 
 log = logging.getLogger(__name__)
 

@@ -6,8 +6,8 @@ from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
-from games import api_errors
 from games.urls import api_urlpatterns, page_urlpatterns
+from games.web import api_errors
 
 from . import ops
 

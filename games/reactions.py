@@ -3,7 +3,6 @@ run for one event. A match's own reactions come first (its cache, its sockets, i
 turn), then the bots' events, the notices, the ratings and the analyses; a notice recorded is then pushed.
 ``GamesConfig.ready`` calls ``register``."""
 
-from . import outbox
 from .accounts import reactions as accounts
 from .accounts.events import AccountDeactivated, CredentialsRevoked
 from .analysis import reactions as analysis
@@ -15,6 +14,7 @@ from .matches.events import MatchAdvanced, ReminderDue, SeatsChanged, TurnAutopl
 from .notices import reactions as notices
 from .notices.events import NoticeDue, NoticeRecorded
 from .offline.events import OfflineMatchStored
+from .platform import outbox
 from .push import reactions as push
 from .quickmatch import reactions as quickmatch
 from .quickmatch.events import HereCounted, SeekOpened, SeeksMatched

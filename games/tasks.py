@@ -12,7 +12,6 @@ from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
 
-from . import outbox
 from .accounts import commands as account_commands
 from .accounts import reads as account_reads
 from .analysis.tasks import analyze_seat, start_analyses
@@ -21,13 +20,14 @@ from .matches import reads as match_reads
 from .matches.botturns.tasks import bot_move, resume_stalled_bot_turns
 from .matches.tasks import expire_turn, remind_turn
 from .notices.tasks import send_notice_email
+from .platform import outbox
+from .platform.task_options import DB_RETRY
 from .presence import commands as presence_commands
 from .push.tasks import push_notice
 from .quickmatch.tasks import pair_quick_matches
 from .ratings import reads as rating_reads
 from .ratings.tasks import rate_match
 from .tables import commands as table_commands
-from .task_options import DB_RETRY
 
 __all__ = ["analyze_seat", "bot_move", "expire_turn", "pair_quick_matches", "push_notice", "rate_match", "remind_turn",
            "remove_idle_guests", "resume_stalled_bot_turns", "send_notice_email", "start_analyses", "sweep",

@@ -27,7 +27,8 @@ if DATABASE_URL:
     # DATABASE_POOL_MAX=0 turns it off (e.g. behind an external pooler such as PgBouncer).
     # A request that finds every connection busy queues for one (first come, first served) for at most
     # DATABASE_POOL_WAIT seconds, and at most DATABASE_POOL_QUEUE requests queue; past either it answers 503 with
-    # Retry-After (games.api_errors). Nothing holds a connection while a password is hashed (games.passwords).
+    # Retry-After (games.web.api_errors). Nothing holds a connection while a password is hashed
+    # (games.platform.passwords).
     _pool_max = env_int("DATABASE_POOL_MAX", 8)
     if _pool_max > 0 and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
@@ -90,7 +91,8 @@ if CACHE_URL:
             "BACKEND": "callbreak_site.cache.SharedPoolRedisCache",  # one connection pool per process
             "LOCATION": CACHE_URL,
             "KEY_PREFIX": "callbreak",
-            # a Redis that does not answer must not hold a request for long (callbreak_site.cache, games.ratelimit)
+            # a Redis that does not answer must not hold a request for long (callbreak_site.cache,
+            # games.platform.ratelimit)
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1, "pool_class": "redis.BlockingConnectionPool",
                         "max_connections": REDIS_POOL_SIZE, "timeout": min(REDIS_POOL_WAIT, 2.0)},
         }

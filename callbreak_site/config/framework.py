@@ -30,10 +30,10 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "games.bounds.NulByteMiddleware",  # 400 for a NUL in the path, query or cookies (PostgreSQL refuses it)
+    "games.web.bounds.NulByteMiddleware",  # 400 for a NUL in the path, query or cookies (PostgreSQL refuses it)
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "games.security.CSPMiddleware",  # Content-Security-Policy (CONTENT_SECURITY_POLICY, config/security.py)
-    "games.bounds.BodyLimitMiddleware",  # 413 for a body over MAX_REQUEST_BYTES, before anything reads it
+    "games.web.security.CSPMiddleware",  # Content-Security-Policy (CONTENT_SECURITY_POLICY, config/security.py)
+    "games.web.bounds.BodyLimitMiddleware",  # 413 for a body over MAX_REQUEST_BYTES, before anything reads it
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -76,7 +76,7 @@ LOGOUT_REDIRECT_URL = "/"
 
 REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": [
-        "games.bounds.JSONParser",
+        "games.web.bounds.JSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
@@ -86,9 +86,9 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_THROTTLE_CLASSES": ["games.throttles.RouteThrottle"],
+    "DEFAULT_THROTTLE_CLASSES": ["games.web.throttles.RouteThrottle"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "games.api_errors.exception_handler",
+    "EXCEPTION_HANDLER": "games.web.api_errors.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
 SPECTACULAR_SETTINGS = {
@@ -104,7 +104,8 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     # The document states what the views enforce (exactly one of bid/card, seed for staff, 413 and 429).
-    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "games.openapi.document_enforced_rules"],
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
+                             "games.web.openapi.document_enforced_rules"],
 }
 
 # --- I18N, static ------------------------------------------------------------------------------

@@ -1,11 +1,11 @@
-"""What one client may send and how often: bounded input (games/bounds.py), rate limits (games/ratelimit.py),
-sockets per account and emotes at a table."""
+"""What one client may send and how often: bounded input (games/web/bounds.py), rate limits
+(games/platform/ratelimit.py), sockets per account and emotes at a table."""
 
 from __future__ import annotations
 
 from .env import env_bool, env_float, env_int, env_rate
 
-# --- Bounded input (games/bounds.py) -----------------------------------------------------------------
+# --- Bounded input (games/web/bounds.py) -----------------------------------------------------------------
 # A request body over MAX_REQUEST_BYTES answers 413 (JSON) before Django reads it; API JSON nested deeper than
 # MAX_JSON_DEPTH, or malformed, answers 400 `bad_json`; a WebSocket frame over WS_MAX_FRAME_BYTES, malformed
 # or too deep gets an error message and the socket stays open.
@@ -19,7 +19,7 @@ WS_MAX_FRAME_BYTES = env_int("WS_MAX_FRAME_BYTES", 4096)
 # An offline match's replay (games/offline) over this many bytes answers 413 `too_large` (a whole match is ~20 KB).
 OFFLINE_REPLAY_MAX_BYTES = env_int("OFFLINE_REPLAY_MAX_BYTES", 64 * 1024)
 
-# --- Rate limits (games/ratelimit.py) -----------------------------------------------------------------
+# --- Rate limits (games/platform/ratelimit.py) -----------------------------------------------------------------
 # scope: (counted by, rate). "ip": the client's address; "account": the username a log-in names; "user": the
 # signed-in user. Each rate can be set with RATE_LIMIT_<SCOPE> (e.g. RATE_LIMIT_SIGNUP=1000/hour for a load
 # test whose people all come from 127.0.0.1); RATE_LIMITS=0 turns them all off.
@@ -64,9 +64,9 @@ RATE_LIMIT_ROUTES = {
 
 # Open sockets (match pages and /ws/me/) one account may hold in one web process; past it a socket is accepted
 # and closed at once with code 4429 and a message. Generous for a person's tabs; a bot account needs a few.
-# (games.ratelimit.OPEN_SOCKETS)
+# (games.platform.ratelimit.OPEN_SOCKETS)
 SOCKETS_PER_USER = env_int("SOCKETS_PER_USER", 30)
-# Emotes at the table: at most EMOTE_LIMIT per person and match in EMOTE_WINDOW seconds (games.ratelimit's
+# Emotes at the table: at most EMOTE_LIMIT per person and match in EMOTE_WINDOW seconds (games.platform.ratelimit's
 # `emote` scope, on with RATE_LIMITS=0 too).
 EMOTE_LIMIT = env_int("EMOTE_LIMIT", 3)
 EMOTE_WINDOW = env_float("EMOTE_WINDOW", 10.0)

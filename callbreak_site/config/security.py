@@ -81,13 +81,13 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "games.accounts.hooks.RevokeCredentialsOnPasswordChange",
      "OPTIONS": {"rule": "django.contrib.auth.password_validation.NumericPasswordValidator"}},
 ]
-# Argon2id at OWASP's 19 MiB / 2 passes / 1 lane (about 20 ms a hash; games/passwords.py says why), first: a
+# Argon2id at OWASP's 19 MiB / 2 passes / 1 lane (about 20 ms a hash; games/platform/passwords.py says why), first: a
 # PBKDF2 hash made before is checked by the second and redone as Argon2id at the next log-in. Every hash gives
 # its pooled database connection back first, and at most PASSWORD_HASH_SLOTS (default: one per CPU) run at once
 # in a process; the others queue up to PASSWORD_HASH_WAIT seconds, then answer 503 with Retry-After.
 PASSWORD_HASHERS = [
-    "games.passwords.Argon2idHasher",
-    "games.passwords.PBKDF2Hasher",
+    "games.platform.passwords.Argon2idHasher",
+    "games.platform.passwords.PBKDF2Hasher",
     "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
     "django.contrib.auth.hashers.ScryptPasswordHasher",
 ]
@@ -118,6 +118,6 @@ AXES_LOCKOUT_PARAMETERS: list[str | list[str]] = [
 ]
 AXES_HANDLER = "games.accounts.lockout.LockoutHandler"
 AXES_RESET_ON_SUCCESS = True
-AXES_CLIENT_IP_CALLABLE = "games.ratelimit.client_ip"
+AXES_CLIENT_IP_CALLABLE = "games.platform.ratelimit.client_ip"
 AXES_LOCKOUT_CALLABLE = "games.accounts.lockout.lockout_response"
 AXES_VERBOSE = False

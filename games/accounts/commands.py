@@ -23,9 +23,9 @@ from django.db.models import ProtectedError
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from games import outbox, passwords
-from games.errors import GameError, TableConflict
-from games.groups import account_group, token_group
+from games.platform import outbox, passwords
+from games.platform.errors import GameError, TableConflict
+from games.platform.groups import account_group, token_group
 
 from . import reads, usernames
 from .events import AccountDeactivated, CredentialsRevoked

@@ -16,7 +16,7 @@ from typing import Any
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from games.groups import LOBBY_GROUP, user_group
+from games.platform.groups import LOBBY_GROUP, user_group
 
 from .sockets import FollowsAccount
 

@@ -1,16 +1,16 @@
-"""What happens to accounts, as events for ``games.outbox``."""
+"""What happens to accounts, as events for ``games.platform.outbox``."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.outbox import Event
+from games.platform.outbox import Event
 
 
 @dataclass(frozen=True)
 class CredentialsRevoked(Event):
     """Credentials stopped holding (tokens revoked, a session logged out, an account deactivated): every
-    socket in ``groups`` (see ``games.groups``) closes. ``reason`` goes to the log."""
+    socket in ``groups`` (see ``games.platform.groups``) closes. ``reason`` goes to the log."""
 
     groups: tuple[str, ...]
     reason: str

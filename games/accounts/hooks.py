@@ -18,8 +18,8 @@ from django.db.models.signals import post_save
 from django.dispatch import receiver
 from django.utils.module_loading import import_string
 
-from games import outbox
-from games.groups import session_group
+from games.platform import outbox
+from games.platform.groups import session_group
 
 from . import commands
 from .events import CredentialsRevoked

@@ -2,7 +2,7 @@
 ``POST /api/auth/token/`` alike.
 
 Log-ins count against ``login`` (per address) and ``login_account`` (per username named, from anywhere) as they
-reach the password check (``LockoutBackend``; the scopes are ``games.ratelimit``'s), so all three share them.
+reach the password check (``LockoutBackend``; the scopes are ``games.platform.ratelimit``'s), so all three share them.
 They are also watched by django-axes: after ``AXES_FAILURE_LIMIT`` failures for one username from one address,
 that username is refused from that address for ``AXES_COOLOFF_TIME``, the right password included
 (``AXES_LOCKOUT_PARAMETERS``: the pair, so a stranger's failures never lock the owner out elsewhere; guessing from
@@ -23,7 +23,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
-from games.ratelimit import Refusal, check
+from games.platform.ratelimit import Refusal, check
 
 LOGIN_SCOPES = ("login", "login_account")
 

@@ -21,9 +21,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from games import ratelimit
-from games.errors import GameError
-from games.users import signed_in
+from games.platform import ratelimit
+from games.platform.errors import GameError
+from games.web.users import signed_in
 
 from . import commands, reads
 from .forms import KeepGamesForm, SignUpForm

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import logging
 
-from games import outbox
-from games.groups import CLOSE_MESSAGE
+from games.platform import outbox
+from games.platform.groups import CLOSE_MESSAGE
 
 from .events import CredentialsRevoked
 

@@ -11,7 +11,7 @@ from django.db.models import Max
 from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
-from games.errors import Forbidden
+from games.platform.errors import Forbidden
 
 from . import usernames
 from .models import ApiToken, BotAccount, Guest, Profile, UsernameKey

@@ -7,9 +7,9 @@ to through either:
 - an account deactivated: every socket of it closes.
 
 The close message is sent once the transaction that revoked the credential commits (a ``CredentialsRevoked``
-event, through ``games.outbox``; the groups are in ``games.groups``); a socket also re-checks its credential
-when it opens and now and then after (``credential_valid``), so one that missed the message (a channel layer
-restarted) closes too. A closed socket cannot be reused: opening a new one needs a credential that is still
+event, through ``games.platform.outbox``; the groups are in ``games.platform.groups``); a socket also re-checks its
+credential when it opens and now and then after (``credential_valid``), so one that missed the message (a channel
+layer restarted) closes too. A closed socket cannot be reused: opening a new one needs a credential that is still
 valid.
 """
 
@@ -24,9 +24,9 @@ from django.contrib.sessions.backends.base import SessionBase
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
-from games import metrics, ratelimit
-from games.bounds import BAD_JSON, decode_frame
-from games.groups import account_group, session_group, token_group
+from games.platform import metrics, ratelimit
+from games.platform.groups import account_group, session_group, token_group
+from games.web.bounds import BAD_JSON, decode_frame
 
 from .models import ApiToken
 
@@ -37,7 +37,7 @@ CLOSE_TOO_MANY = 4429  # the account has SOCKETS_PER_USER sockets open in this p
 CLOSE_TRY_AGAIN = 1013  # "try again later" (RFC 6455): the channel layer (Redis) is away
 RECHECK_SECONDS = 30.0  # an open socket re-checks its credential at most this often, when it next sends
 
-# Open sockets per account in this process (the rate limits' cap, ``games.ratelimit.OPEN_SOCKETS``).
+# Open sockets per account in this process (the rate limits' cap, ``games.platform.ratelimit.OPEN_SOCKETS``).
 _OPEN = ratelimit.OPEN_SOCKETS.counts
 
 

@@ -13,13 +13,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api_errors import ERRORS
-from games.bounds import ascii_int
-from games.errors import GameError, NotFinished
 from games.matches import reads as match_reads
 from games.matches import store as match_store
 from games.matches.models import Match, Seat
-from games.users import signed_in
+from games.platform.errors import GameError, NotFinished
+from games.web.api_errors import ERRORS
+from games.web.bounds import ascii_int
+from games.web.users import signed_in
 
 from . import commands, reads
 from .models import Analysis

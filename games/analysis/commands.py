@@ -16,10 +16,10 @@ from django.db import transaction
 from django.utils import timezone
 
 import engine.analysis
-from games import outbox
 from games.matches import presenters as match_presenters
 from games.matches import store as match_store
 from games.matches.models import Match, Seat
+from games.platform import outbox
 
 from .events import AnalysisProgress, AnalysisQueued
 from .models import Analysis

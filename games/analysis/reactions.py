@@ -13,9 +13,9 @@ from typing import Protocol
 
 from django.conf import settings
 
-from games import outbox
-from games.groups import user_group, user_message
 from games.matches.events import MatchAdvanced
+from games.platform import outbox
+from games.platform.groups import user_group, user_message
 
 from . import tasks
 from .events import AnalysisProgress, AnalysisQueued

@@ -30,10 +30,10 @@ from rest_framework.views import APIView
 from games.accounts import reads as account_reads
 from games.accounts.models import ApiToken
 from games.accounts.sockets import credential_valid
-from games.api_errors import ERRORS
-from games.errors import Forbidden, GameError
-from games.groups import bot_events_group
-from games.users import signed_in
+from games.platform.errors import Forbidden, GameError
+from games.platform.groups import bot_events_group
+from games.web.api_errors import ERRORS
+from games.web.users import signed_in
 
 from . import commands, reads
 

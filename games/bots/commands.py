@@ -10,8 +10,8 @@ from django.dispatch import Signal
 
 from games.accounts import reads as account_reads
 from games.accounts.models import BotAccount
-from games.errors import Forbidden, GameError, TableConflict
 from games.matches.models import Match, Seat
+from games.platform.errors import Forbidden, GameError, TableConflict
 
 from .models import BotEvent
 

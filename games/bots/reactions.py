@@ -3,9 +3,9 @@ an invitation, a match over) and tell the bot's open sockets (``/ws/me/``) and e
 
 from __future__ import annotations
 
-from games import outbox
-from games.groups import bot_events_group, user_group, user_message
 from games.matches.events import MatchAdvanced
+from games.platform import outbox
+from games.platform.groups import bot_events_group, user_group, user_message
 from games.tables.events import BotInvited
 
 from . import commands

@@ -6,9 +6,9 @@ from typing import Any
 
 from django.db.models import Max
 
-from games.bounds import ascii_int
 from games.matches.models import Match, Seat
 from games.tables.models import Table, TableSeat
+from games.web.bounds import ascii_int
 
 from .models import BotEvent
 

@@ -1,6 +1,6 @@
 """The matches API: my matches, a new match against bots, my view, actions, resigning, the replay.
 
-Thin views: parse, call a command or a read, answer. Errors go through ``games.api_errors``.
+Thin views: parse, call a command or a read, answer. Errors go through ``games.web.api_errors``.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api_errors import ERRORS
-from games.errors import GameError, NotFinished
-from games.users import signed_in
+from games.platform.errors import GameError, NotFinished
+from games.web.api_errors import ERRORS
+from games.web.users import signed_in
 
 from . import commands, presenters, reads
 from . import serializers as s

@@ -23,7 +23,7 @@ import engine
 import engine.bots
 from engine.bots import AUTOPILOT_LEVEL, BOT_NAMES, DEFAULT_BOT
 from games.accounts import reads as account_reads
-from games.errors import GameError, MatchNotFound, TableConflict
+from games.platform.errors import GameError, MatchNotFound, TableConflict
 
 from . import deadlines, reads, store
 from .botturns import ways as bot_ways

@@ -29,10 +29,10 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
-from games import metrics, ratelimit
 from games.accounts.sockets import FollowsAccount
-from games.errors import GameError, MatchNotFound
-from games.groups import match_group
+from games.platform import metrics, ratelimit
+from games.platform.errors import GameError, MatchNotFound
+from games.platform.groups import match_group
 
 from . import commands, reads
 from .seatview import SeatView

@@ -1,4 +1,4 @@
-"""What happens to matches, as events for ``games.outbox``: ids, numbers and what every seat may see
+"""What happens to matches, as events for ``games.platform.outbox``: ids, numbers and what every seat may see
 (the bids and cards played), never a hand. Each concept reacts in its own ``reactions`` module.
 
 A write's events carry a ``MatchSnapshot``: the match as the write left it (the row's fields, the seats, the
@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import engine
-from games.outbox import Event
+from games.platform.outbox import Event
 
 if TYPE_CHECKING:
     from .models import Match, Seat

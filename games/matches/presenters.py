@@ -16,7 +16,7 @@ from django.utils import timezone
 from rest_framework import serializers
 
 import engine
-from games import rating_scale
+from games.platform import rating_scale
 
 from . import store
 from .events import MatchSnapshot, SeatSnapshot
@@ -82,8 +82,8 @@ def _related_pk(match: Match, name: str) -> int | None:
 
 def end_json(match: Match, seat: int) -> dict[str, Any]:
     """What the end screen needs: the table the match came from and its rematch (for a rematch among
-    people), and the viewer's rating change once the rating task has run, as people see it (``games.rating_scale``,
-    the same number the ratings' pages show)."""
+    people), and the viewer's rating change once the rating task has run, as people see it
+    (``games.platform.rating_scale``, the same number the ratings' pages show)."""
     rating = None
     user_id = store.seats_of(match)[seat].user_id
     if match.rated and match.rated_at is not None and user_id is not None:
@@ -199,7 +199,7 @@ class DealSerializer(serializers.Serializer[Any]):
 
 
 class RatingChangeSerializer(serializers.Serializer[Any]):
-    """My rating change at the match as people see it (``games.rating_scale``), and the model's numbers."""
+    """My rating change at the match as people see it (``games.platform.rating_scale``), and the model's numbers."""
 
     before = serializers.IntegerField(help_text="The shown rating before the match (1500 + 20 × (mu − 25)).")
     after = serializers.IntegerField(help_text="The shown rating after it.")

@@ -6,9 +6,9 @@ from __future__ import annotations
 from django.conf import settings
 from django.utils import timezone
 
-from games import outbox
 from games.accounts.events import AccountDeactivated
-from games.groups import match_group, user_group, user_message
+from games.platform import outbox
+from games.platform.groups import match_group, user_group, user_message
 
 from . import commands, presenters, store, tasks
 from .events import MatchAdvanced, MatchSnapshot, SeatsChanged

@@ -12,8 +12,8 @@ from django.db import transaction
 from django.db.models import BooleanField, Case, Count, F, OuterRef, Q, QuerySet, Subquery, Value, When
 
 from engine.bots import BOT_NAMES, DEFAULT_BOT, PLAYER_FACING_LEVELS
-from games.bounds import ascii_int
-from games.errors import MatchNotFound
+from games.platform.errors import MatchNotFound
+from games.web.bounds import ascii_int
 
 from . import store
 from .models import Match, Seat

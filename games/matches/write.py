@@ -8,7 +8,7 @@ to a bot, aborting, rating) runs inside ``with match_write(match_id, ...) as w:`
 3. lets the body apply actions through the engine (``apply``), change the row (``set``) and seats
    (``save_seat``) in memory, and queue events (``seats_changed``, ``emit``),
 4. on leaving, writes it all at once (the new actions and the row's changed fields in one statement, see
-   ``store.save``; the changed seats), then hands the events to ``games.outbox``, which lets them out only
+   ``store.save``; the changed seats), then hands the events to ``games.platform.outbox``, which lets them out only
    once the transaction commits: a ``MatchAdvanced`` for new actions first, then ``SeatsChanged``, then the
    others in order. The first two carry one ``MatchSnapshot`` of the match as the write left it, from which
    each concept's reactions derive what they need.
@@ -27,8 +27,8 @@ from django.db import transaction
 from django.utils import timezone
 
 import engine
-from games import outbox
-from games.errors import GameError, MatchNotFound, NotFinished, StaleSeq
+from games.platform import outbox
+from games.platform.errors import GameError, MatchNotFound, NotFinished, StaleSeq
 
 from . import deadlines, store
 from .events import MatchAdvanced, MatchSnapshot, SeatsChanged

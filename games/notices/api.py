@@ -7,8 +7,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api_errors import ERRORS
-from games.users import signed_in
+from games.web.api_errors import ERRORS
+from games.web.users import signed_in
 
 from . import reads
 

@@ -17,8 +17,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from games import outbox
 from games.matches.models import Match
+from games.platform import outbox
 from games.tables.models import Table
 
 from . import reads

@@ -1,10 +1,10 @@
-"""What happens to notices, as events for ``games.outbox``."""
+"""What happens to notices, as events for ``games.platform.outbox``."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.outbox import Event
+from games.platform.outbox import Event
 
 
 @dataclass(frozen=True)

@@ -5,9 +5,9 @@ those a person is told of, and as which kind, is decided here."""
 
 from __future__ import annotations
 
-from games import outbox
-from games.groups import user_group, user_message
 from games.matches.events import MatchAdvanced, ReminderDue, TurnAutoplayed
+from games.platform import outbox
+from games.platform.groups import user_group, user_message
 from games.tables.events import RematchAsked
 
 from . import commands, reads, tasks

@@ -13,9 +13,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api_errors import ERRORS, ErrorSerializer
 from games.matches import presenters
-from games.users import signed_in
+from games.web.api_errors import ERRORS, ErrorSerializer
+from games.web.users import signed_in
 
 from . import commands
 from .serializers import OfflineMatchSerializer

@@ -18,9 +18,9 @@ from django.utils import timezone
 
 import engine
 from engine.bots import BOT_NAMES, DEFAULT_BOT
-from games import outbox
-from games.errors import GameError
 from games.matches.models import Action, Match, Seat
+from games.platform import outbox
+from games.platform.errors import GameError
 
 from .events import OfflineMatchStored
 

@@ -23,8 +23,8 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games.errors import GameError, NotFound
 from games.notices.models import Notice
+from games.platform.errors import GameError, NotFound
 
 from . import endpoints, reads, webpush
 from .models import PushDelivery, PushPreferences, PushSubscription

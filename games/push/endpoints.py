@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 
-from games.errors import GameError
+from games.platform.errors import GameError
 
 MAX_ENDPOINT_LENGTH = 1024
 PORT = 443  # every push service listens on https' port; another port would make the worker a port scanner

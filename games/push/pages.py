@@ -13,8 +13,8 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from games.errors import GameError
-from games.users import signed_in
+from games.platform.errors import GameError
+from games.web.users import signed_in
 
 from . import commands, reads
 

@@ -3,8 +3,8 @@ they turned this kind off, or they have the match page open (then no email goes 
 
 from __future__ import annotations
 
-from games import outbox
 from games.notices.events import NoticeRecorded
+from games.platform import outbox
 
 from . import reads, tasks
 

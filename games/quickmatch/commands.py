@@ -32,11 +32,11 @@ from django.db import IntegrityError, transaction
 from django.dispatch import receiver
 from django.utils import timezone
 
-from games import outbox
 from games.accounts import reads as account_reads
 from games.bots.commands import upgrading
-from games.errors import Forbidden, GameError, TableConflict
 from games.matches.commands import SeatSpec, bots_at_cap, check_bot_match_cap
+from games.platform import outbox
+from games.platform.errors import Forbidden, GameError, TableConflict
 from games.presence import reads as presence_reads
 from games.ratings.reads import YARDSTICKS
 from games.tables import reads as table_reads

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django.conf import settings
 
-from games import outbox
-from games.groups import LOBBY_GROUP, user_group, user_message
+from games.platform import outbox
+from games.platform.groups import LOBBY_GROUP, user_group, user_message
 
 from . import tasks
 from .events import HereCounted, SeekOpened, SeeksMatched

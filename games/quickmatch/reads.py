@@ -9,8 +9,8 @@ from django.conf import settings
 from django.db.models import Count, F
 
 from engine.bots import LEVELS
-from games.errors import GameError
 from games.matches.models import Match
+from games.platform.errors import GameError
 from games.ratings.models import Rating
 
 from .models import Seek

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from games.task_options import DB_RETRY
+from games.platform.task_options import DB_RETRY
 
 from . import commands
 

@@ -7,7 +7,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from games import rating_scale
+from games.platform import rating_scale
 
 from .models import Rating, RatingChange
 

@@ -1,6 +1,6 @@
 """The ratings API: the leaderboard, a player's profile and one's rating change at a match (signed-in people).
 
-The number people see is ``shown`` (1500 + 20 × (μ − 25), ``games.rating_scale.shown``) with ``provisional``
+The number people see is ``shown`` (1500 + 20 × (μ − 25), ``games.platform.rating_scale.shown``) with ``provisional``
 while σ is above ``rating_scale.PROVISIONAL_SIGMA``; ``mu``, ``sigma`` and ``conservative`` (μ − 3σ) are the
 model's, for programs."""
 
@@ -14,10 +14,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import rating_scale
-from games.api_errors import ERRORS
-from games.errors import GameError, PlayerNotFound
-from games.users import signed_in
+from games.platform import rating_scale
+from games.platform.errors import GameError, PlayerNotFound
+from games.web.api_errors import ERRORS
+from games.web.users import signed_in
 
 from . import reads
 

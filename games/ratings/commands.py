@@ -16,9 +16,9 @@ from typing import cast
 from django.utils import timezone
 
 from engine.bots import AUTOPILOT_LEVEL, LEVELS
-from games.errors import GameError
 from games.matches.models import Seat
 from games.matches.write import FINISHED, match_write
+from games.platform.errors import GameError
 
 from . import reads
 from .models import Rating, RatingChange

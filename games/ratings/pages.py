@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from games import rating_scale
+from games.platform import rating_scale
 
 from . import reads
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from games import outbox
 from games.matches.events import MatchAdvanced
+from games.platform import outbox
 
 from . import tasks
 

@@ -14,7 +14,7 @@ from openskill.models import PlackettLuce
 from engine.bots import LEVELS
 from games.matches import store as match_store
 from games.matches.models import Match, Seat
-from games.rating_scale import PROVISIONAL_SIGMA, change_json, is_provisional, shown, shown_text
+from games.platform.rating_scale import PROVISIONAL_SIGMA, change_json, is_provisional, shown, shown_text
 
 from .models import Rating, RatingChange
 
@@ -38,7 +38,7 @@ def ranks_by_totals(totals: list[int] | tuple[int, ...]) -> list[int]:
 # The rating people see: one number on the familiar 1500 scale that moves with the result. It is the
 # estimate of skill itself (mu), not a cautious mu - 3 sigma: the cautious number rises as sigma shrinks, so it
 # grew for a newcomer whatever they did and fell below 1500 after a good first match, which nobody could read.
-# The shown number (1500 + 20 × (mu − 25), provisional while sigma > 5) is games.rating_scale's, shared with
+# The shown number (1500 + 20 × (mu − 25), provisional while sigma > 5) is games.platform.rating_scale's, shared with
 # the match's end view; frontend/static/js/rating.js shows it, the "How ratings work" page explains it.
 
 

@@ -16,13 +16,13 @@ from django.db.models import Q
 from django.utils import timezone
 
 from engine.bots import LEVELS
-from games import outbox
 from games.accounts import reads as account_reads
-from games.errors import Forbidden, GameError, MatchNotFound, NotFound, NotHost, TableConflict, TableNotFound
 from games.matches.commands import SeatSpec, check_bot_level, check_bot_match_cap, create_match
 from games.matches.deadlines import is_live
 from games.matches.models import Match, Seat
 from games.matches.write import FINISHED, MatchWrite, match_write
+from games.platform import outbox
+from games.platform.errors import Forbidden, GameError, MatchNotFound, NotFound, NotHost, TableConflict, TableNotFound
 
 from . import reads
 from .events import BotInvited, RematchAsked, RematchChanged, TableChanged

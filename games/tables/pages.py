@@ -10,9 +10,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from games.errors import TableNotFound
 from games.matches.reads import table_bot_levels
-from games.users import signed_in
+from games.platform.errors import TableNotFound
+from games.web.users import signed_in
 
 from . import reads
 

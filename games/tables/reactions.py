@@ -3,9 +3,9 @@ match how its rematch stands."""
 
 from __future__ import annotations
 
-from games import outbox
-from games.groups import LOBBY_GROUP, user_group, user_message
 from games.matches.models import Seat
+from games.platform import outbox
+from games.platform.groups import LOBBY_GROUP, user_group, user_message
 
 from . import reads
 from .events import RematchChanged, TableChanged

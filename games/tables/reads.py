@@ -10,10 +10,10 @@ from typing import Any, Literal
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils import timezone
 
-from games.bounds import ascii_int
-from games.errors import GameError, TableNotFound
 from games.matches.models import Seat
 from games.matches.reads import get_match_for_user
+from games.platform.errors import GameError, TableNotFound
+from games.web.bounds import ascii_int
 
 from .models import ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH, Table, TableSeat
 

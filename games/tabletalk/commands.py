@@ -13,12 +13,12 @@ from typing import Any
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
-from games import outbox, ratelimit
 from games.accounts import reads as account_reads
 from games.accounts.usernames import MAX_MARKS
-from games.errors import ChatClosed, Forbidden, GameError, MatchNotFound, NotFound
 from games.matches import store
 from games.matches.models import Match, Seat
+from games.platform import outbox, ratelimit
+from games.platform.errors import ChatClosed, Forbidden, GameError, MatchNotFound, NotFound
 
 from . import reads
 from .events import ChatSent

@@ -22,11 +22,11 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 
-from games import outbox, ratelimit
-from games.errors import GameError
-from games.groups import match_group
 from games.matches import reads as match_reads
 from games.matches.consumers import MatchConsumer
+from games.platform import outbox, ratelimit
+from games.platform.errors import GameError
+from games.platform.groups import match_group
 
 from . import commands, reads
 

@@ -1,11 +1,11 @@
-"""What happens in table talk, as events for ``games.outbox`` (sent once the chat message is committed)."""
+"""What happens in table talk, as events for ``games.platform.outbox`` (sent once the chat message is committed)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.outbox import Event
+from games.platform.outbox import Event
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from games import outbox
-from games.groups import match_group
+from games.platform import outbox
+from games.platform.groups import match_group
 
 from .events import ChatSent
 

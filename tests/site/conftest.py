@@ -78,7 +78,7 @@ def _settle_eager_threads() -> Any:
     """A test's eager background tasks (the quick match's pairing timer) end with it: left running, one
     would write into the next test's database (SQLite's shared cache then says "database table is locked")."""
     yield
-    from games import outbox
+    from games.platform import outbox
 
     outbox.settle_eager_threads()
 

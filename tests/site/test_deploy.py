@@ -148,7 +148,7 @@ def test_web_processes_on_redis_send_group_messages_on_a_loop_of_their_own() -> 
     """A request's group messages waited behind every socket of the process on the server's loop; on Redis
     they leave on their own loop. The in-memory layer (``make run``) stays on the server's loop, whose
     queues it uses."""
-    code = "import callbreak_site.asgi; from games import outbox; print(outbox._SENDER.enabled)"
+    code = "import callbreak_site.asgi; from games.platform import outbox; print(outbox._SENDER.enabled)"
     on_redis = _settings_in_subprocess(
         {"REDIS_URL": "redis://cache.example:6379/2", "SECRET_KEY": "x" * 50, "DEBUG": "0"}, code)
     embedded = _settings_in_subprocess({}, code)

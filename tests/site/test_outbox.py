@@ -1,4 +1,4 @@
-"""``games.outbox``: every task keeps the name brokers and beat know it by, every event has its reactions,
+"""``games.platform.outbox``: every task keeps the name brokers and beat know it by, every event has its reactions,
 and reactions run only after the commit (never after a rollback)."""
 
 from __future__ import annotations
@@ -11,13 +11,13 @@ from celery import current_app
 from django.db import transaction
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from games import outbox
 from games.accounts.events import AccountDeactivated, CredentialsRevoked
 from games.analysis.events import AnalysisProgress, AnalysisQueued
 from games.matches import commands
 from games.matches.events import MatchAdvanced, ReminderDue, SeatsChanged, TurnAutoplayed
 from games.models import Action, Match
 from games.notices.events import NoticeDue
+from games.platform import outbox
 from games.tables.events import RematchAsked, TableChanged
 
 TASK_NAMES = ["bot_move", "expire_turn", "remind_turn", "rate_match", "send_notice_email", "start_analyses",
@@ -77,13 +77,14 @@ def test_a_failing_reaction_does_not_stop_the_others(monkeypatch: pytest.MonkeyP
 
 
 def test_only_the_outbox_sends() -> None:
-    """``transaction.on_commit``, group messages and task sending appear in ``games/outbox.py`` only."""
+    """``transaction.on_commit``, group messages and task sending appear in ``games/platform/outbox.py`` only."""
     import re
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[2] / "games"
     pattern = re.compile(r"\bon_commit\(|\bgroup_send\(|\.apply_async\(|\.delay\(|\bsend_task\(")
-    found = [f"{path.relative_to(root)}:{n}" for path in sorted(root.rglob("*.py")) if path.name != "outbox.py"
+    found = [f"{path.relative_to(root)}:{n}" for path in sorted(root.rglob("*.py"))
+             if path.relative_to(root).as_posix() != "platform/outbox.py"
              for n, line in enumerate(path.read_text().splitlines(), 1) if pattern.search(line)]
     assert found == [], found
 

@@ -1,4 +1,4 @@
-// The rating people see (games/rating_scale.py `shown`): 1500 + 20 × (μ − 25), marked "1500?" while it is
+// The rating people see (games/platform/rating_scale.py `shown`): 1500 + 20 × (μ − 25), marked "1500?" while it is
 // provisional. The match's end view carries my change at a rated match as people see it (`rating`: before,
 // after, change and the texts with their marks), the same number the leaderboard and profile show.
 import { _, fmt } from "./i18n.js";

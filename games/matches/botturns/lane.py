@@ -22,8 +22,8 @@ from concurrent.futures import ThreadPoolExecutor
 from django.conf import settings
 from django.db import close_old_connections
 
-from games import metrics
 from games.matches import commands
+from games.platform import metrics
 
 from . import chain
 

@@ -18,9 +18,9 @@ from django.core.cache import cache
 from django.utils import timezone
 from redis.exceptions import RedisError
 
-from games import metrics, outbox
 from games.matches import commands, reads
-from games.task_options import DB_RETRY
+from games.platform import metrics, outbox
+from games.platform.task_options import DB_RETRY
 
 from . import chain, ways
 

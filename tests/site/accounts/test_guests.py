@@ -20,10 +20,10 @@ from games import tasks
 from games.accounts import commands as account_commands
 from games.accounts import reads as account_reads
 from games.accounts import usernames
-from games.errors import GameError
 from games.matches import commands as match_commands
 from games.matches.commands import SeatSpec
 from games.models import BotAccount, Guest, Match, Notice, Profile, Rating, Seat, Seek, Table
+from games.platform.errors import GameError
 from games.tables import commands as tables
 from games.tabletalk import commands as talk_commands
 from games.tabletalk.commands import EMOTES

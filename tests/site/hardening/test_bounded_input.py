@@ -16,7 +16,7 @@ from site_helpers import PASSWORD, client_for, ws
 
 from callbreak_site.asgi import application
 from games.accounts.models import UsernameKey
-from games.bounds import BodyLimit, decode_frame, loads
+from games.web.bounds import BodyLimit, decode_frame, loads
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

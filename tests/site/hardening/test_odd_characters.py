@@ -13,10 +13,10 @@ from django.test import Client
 from rest_framework.test import APIClient
 from site_helpers import client_for
 
-from games.bounds import ascii_int
 from games.matches import commands
 from games.matches.commands import SeatSpec
 from games.models import Match
+from games.web.bounds import ascii_int
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

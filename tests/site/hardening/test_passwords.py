@@ -14,8 +14,8 @@ from django.test import Client
 from rest_framework.test import APIClient
 from site_helpers import PASSWORD
 
-from games import passwords
-from games.api_errors import unavailable
+from games.platform import passwords
+from games.web.api_errors import unavailable
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

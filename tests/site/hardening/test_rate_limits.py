@@ -14,8 +14,8 @@ from django.test import Client
 from rest_framework.test import APIClient
 from site_helpers import PASSWORD, client_for
 
-from games import ratelimit
-from games.ratelimit import Rate, parse_rate
+from games.platform import ratelimit
+from games.platform.ratelimit import Rate, parse_rate
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.rate_limits]
 
@@ -266,7 +266,7 @@ async def test_a_socket_cannot_flood_resyncs(make_user: Any) -> None:
     from site_helpers import ws
 
     from games.matches import commands
-    from games.ratelimit import RESYNC_LIMIT
+    from games.platform.ratelimit import RESYNC_LIMIT
 
     u = await database_sync_to_async(make_user)("ivy")
     match = await database_sync_to_async(commands.create_bot_match)(u, bot="random")

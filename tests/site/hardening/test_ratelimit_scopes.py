@@ -1,4 +1,4 @@
-"""The rate limits' scopes for sockets and the table (games.ratelimit): ``emote`` per person and match in the
+"""The rate limits' scopes for sockets and the table (games.platform.ratelimit): ``emote`` per person and match in the
 cache, ``resync`` per socket in its own memory, both on with RATE_LIMITS=0 too; a ``Socket`` counts in the
 people's scopes as its person (the match socket's bids and chat), and the open-socket cap."""
 
@@ -12,9 +12,9 @@ import time_machine
 from django.contrib.auth.models import AnonymousUser
 from django.test import RequestFactory
 
-from games import ratelimit
 from games.accounts.sockets import FollowsAccount
-from games.ratelimit import EMOTE, RESYNC, RESYNC_LIMIT, RESYNC_WINDOW, Person, Refusal, Socket
+from games.platform import ratelimit
+from games.platform.ratelimit import EMOTE, RESYNC, RESYNC_LIMIT, RESYNC_WINDOW, Person, Refusal, Socket
 
 NOON = (time.time() // 3600 + 1) * 3600  # the next full hour: the start of every window used here
 

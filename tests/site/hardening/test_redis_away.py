@@ -18,7 +18,7 @@ from rest_framework.test import APIClient
 from site_helpers import PASSWORD
 
 from callbreak_site.cache import BREAKER
-from games import ratelimit
+from games.platform import ratelimit
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.rate_limits]
 

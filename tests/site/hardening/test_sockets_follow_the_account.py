@@ -195,7 +195,7 @@ async def test_an_expired_token_is_refused_and_closes_on_the_next_check(make_use
     assert (await sync(api.get)("/api/me/")).status_code == 401
     assert await refused("/ws/me/", token=key) == CLOSED
     monkeypatch.setattr(sockets, "RECHECK_SECONDS", 0.0)
-    from games import groups, outbox
+    from games.platform import groups, outbox
 
     await sync(outbox.group_send_now)(groups.user_group(u.pk), groups.user_message({"type": "notice",
                                                                                    "kind": "your_turn"}))

@@ -9,10 +9,11 @@ import pytest
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
-from games import task_options, tasks
+from games import tasks
 from games.matches import commands
 from games.matches.commands import SeatSpec
 from games.models import Action, Match, Seat
+from games.platform import task_options
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 from django.test import override_settings
 
-from games import outbox
 from games.matches import commands, presenters
 from games.matches.botturns import chain, lane, tasks, ways
 from games.matches.botturns.ways import Way
 from games.matches.commands import SeatSpec
 from games.models import Action, Match
+from games.platform import outbox
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

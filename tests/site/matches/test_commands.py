@@ -16,11 +16,12 @@ from django.utils import timezone
 from site_helpers import choose, client_for, two_people
 
 import engine
-from games import outbox, tasks
-from games.errors import GameError, StaleSeq
+from games import tasks
 from games.matches import commands, presenters, store
 from games.matches.commands import SeatSpec
 from games.models import Action, Match, Seat
+from games.platform import outbox
+from games.platform.errors import GameError, StaleSeq
 from games.tasks import sweep_deadlines
 
 pytestmark = pytest.mark.django_db(transaction=True)

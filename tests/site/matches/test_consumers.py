@@ -14,11 +14,11 @@ from site_helpers import PASSWORD, assert_no_leak, choose, token_for
 
 import engine
 from callbreak_site.asgi import application
-from games import groups
 from games.accounts import commands as account_commands
 from games.matches import commands, presenters, store
 from games.matches.commands import SeatSpec
 from games.models import Match
+from games.platform import groups
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

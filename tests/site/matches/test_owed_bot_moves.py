@@ -15,11 +15,12 @@ from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import outbox, tasks
+from games import tasks
 from games.matches import commands, reads
 from games.matches.botturns import tasks as match_tasks
 from games.matches.commands import SeatSpec
 from games.models import Match, Seat
+from games.platform import outbox
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -13,11 +13,11 @@ from django.db import transaction
 from django.test import override_settings
 from site_helpers import client_for
 
-from games import outbox
 from games.matches import commands, presenters, store
 from games.matches.commands import SeatSpec
 from games.matches.seatview import SeatView
 from games.models import Action, Match
+from games.platform import outbox
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

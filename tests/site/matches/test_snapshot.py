@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from games import outbox
 from games.matches import commands, presenters, store
 from games.matches.commands import SeatSpec
 from games.matches.events import MatchAdvanced, MatchSnapshot
+from games.platform import outbox
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -180,6 +180,6 @@ def test_the_match_view_shows_the_same_change_as_the_ratings(make_user: Any, mon
 def test_the_scale_examples_hold() -> None:
     import doctest
 
-    from games import rating_scale
+    from games.platform import rating_scale
 
     assert doctest.testmod(rating_scale).failed == 0

@@ -13,10 +13,10 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 from site_helpers import next_of, nothing_of, two_people, ws
 
-from games.errors import ChatClosed, GameError, MatchNotFound
 from games.matches import commands
 from games.matches.commands import SeatSpec
 from games.models import ChatMessage, ChatReport, Match, Table
+from games.platform.errors import ChatClosed, GameError, MatchNotFound
 from games.tables import commands as tables
 from games.tabletalk import commands as talk
 from games.tabletalk.commands import CHAT_MAX, clean_chat_text

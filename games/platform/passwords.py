@@ -16,7 +16,7 @@ log-in held its pooled database connection while it hashed, so 200 people signin
   the new hash), password changes and resets.
 - at most ``PASSWORD_HASH_SLOTS`` hashes run at once in a process (they use a CPU and 19 MiB each); the others
   queue for a slot, holding no connection, for at most ``PASSWORD_HASH_WAIT`` seconds, then answer 503 with
-  ``Retry-After`` (``HashingBusy``, ``games.api_errors``).
+  ``Retry-After`` (``HashingBusy``, ``games.web.api_errors``).
 """
 
 from __future__ import annotations

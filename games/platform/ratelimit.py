@@ -17,7 +17,7 @@ The scopes, for people, bots and sockets:
   ``new_table``, ``join_code``, ``schema``, ``api``, ``chat``, ``chat_sustained``, ``chat_report``) and bot
   accounts' (``bot_stream``, ``bot_invite``, ``bot_answer``). ``settings.RATE_LIMIT_ROUTES`` says which count an
   API request, by URL name and method; every API request of a signed-in user also counts against ``api``
-  (``route_scopes``; DRF's ``games.throttles.RouteThrottle`` applies them).
+  (``route_scopes``; DRF's ``games.web.throttles.RouteThrottle`` applies them).
 - ``emote``: ``EMOTE_LIMIT`` emotes per person and match (``per=match_id``) in ``EMOTE_WINDOW`` seconds, in the
   cache (so every socket of the person shares the count). A rule of the table: on with ``RATE_LIMITS=0`` too.
 - ``resync``: ``RESYNC_LIMIT`` resyncs per socket in ``RESYNC_WINDOW`` seconds (each builds a view), in a sliding

@@ -1,4 +1,4 @@
-"""DRF's throttle over the rate limits (``games.ratelimit``): every API view counts its route's scopes
+"""DRF's throttle over the rate limits (``games.platform.ratelimit``): every API view counts its route's scopes
 (``settings.RATE_LIMIT_ROUTES``) and ``api`` per signed-in user, and answers a request over a limit with
 ``429 {"code": "throttled", "detail", "retry_after", "scope"}`` and a ``Retry-After`` header."""
 
@@ -11,7 +11,7 @@ from rest_framework.exceptions import Throttled
 from rest_framework.request import Request
 from rest_framework.throttling import BaseThrottle
 
-from games.ratelimit import Refusal, check, route_scopes
+from games.platform.ratelimit import Refusal, check, route_scopes
 
 __all__ = ["RateLimited", "RouteThrottle"]
 

@@ -19,9 +19,9 @@ from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from games.bounds import BAD_JSON, too_large_body
-from games.errors import GameError
-from games.passwords import HashingBusy
+from games.platform.errors import GameError
+from games.platform.passwords import HashingBusy
+from games.web.bounds import BAD_JSON, too_large_body
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +54,7 @@ POOL_WAIT_RETRY_AFTER = 5
 def unavailable(exc: BaseException | None) -> tuple[dict[str, str], int] | None:
     """The 503 body and Retry-After seconds for a fault that is the service's, not the request's: the database
     went away mid-request (nothing was saved), every pooled connection stayed busy too long, or every
-    password-hashing slot did (``games.passwords``). None for any other exception."""
+    password-hashing slot did (``games.platform.passwords``). None for any other exception."""
     if isinstance(exc, HashingBusy):
         return {"code": "busy", "detail": "Too many people are signing up or logging in; try again shortly."}, \
             exc.retry_after
