@@ -21,11 +21,16 @@ class SignupSerializer(serializers.Serializer[Any]):
     email = serializers.EmailField(required=False, allow_blank=True)
 
     def validate_username(self, value: str) -> str:
+        return self._free_name(value, except_user_id=None)
+
+    @staticmethod
+    def _free_name(value: str, except_user_id: int | None) -> str:
+        """The sign-up's name rules: a valid name no other account has (or looks like)."""
         try:
             name = usernames.validate(value)
         except DjangoValidationError as err:
             raise serializers.ValidationError(err.messages, code="bad_username") from None
-        if reads.username_taken(name):
+        if reads.username_taken(name, except_user_id=except_user_id):
             raise serializers.ValidationError(USERNAME_TAKEN, code="username_taken")
         return name
 
@@ -38,34 +43,18 @@ class SignupSerializer(serializers.Serializer[Any]):
         return attrs
 
 
-class KeepSerializer(serializers.Serializer[Any]):
+class KeepSerializer(SignupSerializer):
     """*Keep my games* by the API: the sign-up's rules, on the guest's own account (``context["user"]``), whose
     generated name may stay."""
 
     username = serializers.CharField(max_length=64, help_text="The name to keep: the generated one or another "
                                                               "by the sign-up's rules.")
-    password = serializers.CharField(write_only=True, trim_whitespace=False, max_length=128)
-    email = serializers.EmailField(required=False, allow_blank=True)
 
     def validate_username(self, value: str) -> str:
         me = self.context["user"]
         if value == me.get_username():
             return value
-        try:
-            name = usernames.validate(value)
-        except DjangoValidationError as err:
-            raise serializers.ValidationError(err.messages, code="bad_username") from None
-        if reads.username_taken(name, except_user_id=me.pk):
-            raise serializers.ValidationError(USERNAME_TAKEN, code="username_taken")
-        return name
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        candidate = User(username=attrs["username"], email=attrs.get("email", ""))
-        try:
-            validate_password(attrs["password"], candidate)
-        except DjangoValidationError as err:
-            raise serializers.ValidationError({"password": list(err.messages)}, code="weak_password") from None
-        return attrs
+        return self._free_name(value, except_user_id=me.pk)
 
 
 class LoginSerializer(serializers.Serializer[Any]):

@@ -399,10 +399,15 @@ def answer_rematch(user: Any, match_id: int, *, yes: bool) -> Table:
         if yes:
             _agree(write, table, mine)
         else:
-            table.status, table.expires_at = Table.Status.CLOSED, None
-            table.save(update_fields=["status", "expires_at"])
-            write.emit(RematchChanged(table.pk, write.match.pk, reason="declined", by=mine.name))
+            _call_off(write, table, reason="declined", by=mine.name)
     return table
+
+
+def _call_off(write: MatchWrite, table: Table, *, reason: str, by: str) -> None:
+    """The pending rematch is off (``by`` said no, or left); its people are told why."""
+    table.status, table.expires_at = Table.Status.CLOSED, None
+    table.save(update_fields=["status", "expires_at"])
+    write.emit(RematchChanged(table.pk, write.match.pk, reason=reason, by=by))
 
 
 def leave_rematch(user: Any, match_id: int) -> bool:
@@ -419,9 +424,7 @@ def leave_rematch(user: Any, match_id: int) -> bool:
         if reads.rematch_status(table) != "pending":
             return False
         assert table is not None
-        table.status, table.expires_at = Table.Status.CLOSED, None
-        table.save(update_fields=["status", "expires_at"])
-        write.emit(RematchChanged(table.pk, write.match.pk, reason="left", by=mine.name))
+        _call_off(write, table, reason="left", by=mine.name)
     return True
 
 
