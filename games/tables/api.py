@@ -7,6 +7,7 @@ from typing import Any
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
+from rest_framework.parsers import FormParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -239,6 +240,9 @@ class RematchAnswerView(APIView):
 
 
 class RematchLeaveView(APIView):
+    # a beacon from a page that goes carries no header: its CSRF token comes as a form field
+    parser_classes = [FormParser]
+
     @extend_schema(request=None, responses={200: RematchSerializer, **ERRORS},
                    summary="Leaving a live match's end screen: its pending rematch is called off",
                    description="Sent by the end screen when its page closes or goes elsewhere (a keep-alive "

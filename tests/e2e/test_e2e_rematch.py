@@ -26,23 +26,32 @@ def _post(page: Any, url: str, data: dict[str, Any] | None = None) -> Any:
     return r.json()
 
 
+def _finished_table_match(base: str, host: Any, guest: Any, names: tuple[str, str], *, move_seconds: int,
+                          bot: str) -> int:
+    """Host and guest sign up (as ``names``), sit at a private table (seats 0 and 2, bots of ``bot`` beside
+    them), play it to the end through the API, and both open its end screen: the match's id."""
+    sign_up(host, base, names[0])
+    sign_up(guest, base, names[1])
+    table = _post(host, f"{base}/api/tables/", {"visibility": "private", "move_seconds": move_seconds,
+                                                 "rated": False})
+    _post(guest, f"{base}/api/tables/{table['id']}/join/", {"seat": 2, "code": table["invite_code"]})
+    _post(host, f"{base}/api/tables/{table['id']}/bots/", {"bot": bot})
+    _post(host, f"{base}/api/tables/{table['id']}/start/")
+    match_id: int = host.request.get(f"{base}/api/tables/{table['id']}/").json()["match_id"]
+    finish_by_api(base, {0: host, 2: guest}, match_id)
+    for p in (host, guest):
+        p.goto(f"{base}/play/{match_id}/")
+        p.get_by_test_id("end").wait_for()
+    return match_id
+
+
 def test_both_tap_and_both_land_on_the_rematch(browser: Any, site_url: str, artifacts: Any) -> None:
     base = site_url
     phone = {"viewport": PHONE, "has_touch": True, "is_mobile": True}
     en, ne = {**phone, "locale": "en-US"}, {**phone, "locale": "ne-NP"}
     with people(browser, en, ne, fast=True) as ((host, guest), errors):
         hname, gname = "h_" + secrets.token_hex(3), "g_" + secrets.token_hex(3)
-        sign_up(host, base, hname)
-        sign_up(guest, base, gname)
-        table = _post(host, f"{base}/api/tables/", {"visibility": "private", "move_seconds": 86400, "rated": False})
-        _post(guest, f"{base}/api/tables/{table['id']}/join/", {"seat": 2, "code": table["invite_code"]})
-        _post(host, f"{base}/api/tables/{table['id']}/bots/", {"bot": "normal"})
-        _post(host, f"{base}/api/tables/{table['id']}/start/")
-        match_id = host.request.get(f"{base}/api/tables/{table['id']}/").json()["match_id"]
-        finish_by_api(base, {0: host, 2: guest}, match_id)
-        for p in (host, guest):
-            p.goto(f"{base}/play/{match_id}/")
-            p.get_by_test_id("end").wait_for()
+        match_id = _finished_table_match(base, host, guest, (hname, gname), move_seconds=86400, bot="normal")
         assert not host.get_by_test_id("play-again").is_visible()
 
         host.get_by_test_id("rematch").tap()
@@ -80,31 +89,3 @@ def test_both_tap_and_both_land_on_the_rematch(browser: Any, site_url: str, arti
         host.screenshot(path=str(SHOTS / "rematch-started-en-360x740.png"))
         assert not errors, errors
 
-
-def test_leaving_a_live_end_screen_calls_the_rematch_off(browser: Any, site_url: str) -> None:
-    """At a live table the asker leaves the end screen (goes to the lobby) while the rematch waits: the other's
-    open dialog says who left, and no match starts with an empty chair."""
-    base = site_url
-    phone = {"viewport": PHONE, "has_touch": True, "is_mobile": True, "locale": "en-US"}
-    with people(browser, phone, phone, fast=True) as ((host, guest), errors):
-        hname, gname = "hl_" + secrets.token_hex(3), "gl_" + secrets.token_hex(3)
-        sign_up(host, base, hname)
-        sign_up(guest, base, gname)
-        table = _post(host, f"{base}/api/tables/", {"visibility": "private", "move_seconds": 60, "rated": False})
-        _post(guest, f"{base}/api/tables/{table['id']}/join/", {"seat": 2, "code": table["invite_code"]})
-        _post(host, f"{base}/api/tables/{table['id']}/bots/", {"bot": "random"})
-        _post(host, f"{base}/api/tables/{table['id']}/start/")
-        match_id = host.request.get(f"{base}/api/tables/{table['id']}/").json()["match_id"]
-        finish_by_api(base, {0: host, 2: guest}, match_id)
-        for p in (host, guest):
-            p.goto(f"{base}/play/{match_id}/")
-            p.get_by_test_id("end").wait_for()
-        host.get_by_test_id("rematch").tap()
-        host.get_by_test_id("rematch-status").filter(has_text=f"Waiting for {gname}").wait_for()
-        guest.get_by_test_id("rematch-status").filter(has_text=hname).wait_for()
-        host.goto(f"{base}/lobby/")  # the end screen's page goes away
-        guest.get_by_test_id("rematch-status").filter(has_text=f"{hname} left").wait_for()
-        assert guest.get_by_test_id("rematch-no").is_hidden()
-        state = guest.request.get(f"{base}/api/matches/{match_id}/rematch/").json()
-        assert (state["status"], state["new_match_id"]) == ("cancelled", None)
-        assert not errors, errors

@@ -15,13 +15,11 @@ export class ApiError extends Error {
   }
 }
 
-// keepalive: the request outlives the page (sent from pagehide; no answer is read then)
-export async function api(path, { method = "GET", body, keepalive = false } = {}) {
+export async function api(path, { method = "GET", body } = {}) {
   const opts = {
     method,
     credentials: "same-origin",
     headers: { Accept: "application/json" },
-    keepalive,
   };
   if (body !== undefined) {
     opts.headers["Content-Type"] = "application/json";

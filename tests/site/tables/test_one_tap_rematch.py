@@ -329,3 +329,21 @@ def test_a_correspondence_rematch_waits_on_when_its_asker_leaves(make_user: Any)
     assert ca.post(f"/api/matches/{match.pk}/rematch/").json()["status"] == "pending"
     assert ca.post(f"/api/matches/{match.pk}/rematch/leave/").json()["status"] == "pending"
     assert client_for(bo).post(f"/api/matches/{match.pk}/rematch/").json()["status"] == "started"
+
+
+def test_the_leave_beacon_a_form_with_its_csrf_token_is_taken(make_user: Any) -> None:
+    """The end screen sends ``leave/`` as a beacon (no header): a form field carries the CSRF token, which is
+    still required."""
+    from django.test import Client
+
+    match, (amy, _bo) = _table_match(make_user, move_seconds=60)
+    assert client_for(amy).post(f"/api/matches/{match.pk}/rematch/").json()["status"] == "pending"
+    page = Client(enforce_csrf_checks=True)
+    page.force_login(amy)
+    page.get("/lobby/")
+    token = page.cookies["csrftoken"].value
+    url = f"/api/matches/{match.pk}/rematch/leave/"
+    form = "application/x-www-form-urlencoded"  # as the beacon sends it (URLSearchParams)
+    assert page.post(url, "", content_type=form).status_code == 403  # no token: refused
+    r = page.post(url, f"csrfmiddlewaretoken={token}", content_type=form)
+    assert r.status_code == 200 and r.json()["status"] == "cancelled", r.content

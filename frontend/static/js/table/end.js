@@ -1,7 +1,7 @@
 // The end of a match: winners, final scores, the rating change of a rated match, the review of my
 // decisions, and what next — a one-tap rematch (the same seats, bots included; it starts once every person at
 // the table said yes, at once when there is no other person), or another match against bots.
-import { api, ApiError, createMatch, matchUrl } from "../api.js";
+import { api, ApiError, createMatch, csrfToken, matchUrl } from "../api.js";
 import { _, fmt } from "../i18n.js";
 import { onUserMessage, onUserSocketOpen } from "../user_socket.js";
 import { tenths } from "../cards.js";
@@ -142,7 +142,9 @@ export function createEnd(app, { nameOf, winnersText, focusTable }) {
   // live match's rematch off, so nobody is seated with an empty chair (a correspondence one waits on).
   window.addEventListener("pagehide", () => {
     if (view && asked && asked.status === "pending" && !view.offline) {
-      api(`${matchUrl(view.id)}rematch/leave/`, { method: "POST", keepalive: true }).catch(() => {});
+      // a beacon: made for a page that goes (a fetch from pagehide was at times never sent); a form's token
+      const body = new URLSearchParams({ csrfmiddlewaretoken: csrfToken() });
+      navigator.sendBeacon(`${matchUrl(view.id)}rematch/leave/`, body);
     }
   });
 
