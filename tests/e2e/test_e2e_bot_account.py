@@ -51,7 +51,12 @@ def test_host_invites_a_bot_account_which_joins_and_the_match_starts(browser: An
         # the seat waits for the bot's answer, then the bot (through the client) sits there: the page follows
         host.get_by_test_id("bot-account-1").wait_for()
         assert bot_name in host.get_by_test_id("seat-1").inner_text()
-        assert "accepted the invitation" in log.read_text()
+        # the client logs its acceptance once the answer returns, which may be after the page has heard of it
+        for _ in range(100):
+            if "accepted the invitation" in log.read_text():
+                break
+            host.wait_for_timeout(100)
+        assert "accepted the invitation" in log.read_text(), log.read_text()
         host.get_by_test_id("fill-bots").click()
         host.get_by_test_id("start").wait_for()
         host.screenshot(path=str(artifacts / "bot-account-table-room.png"))

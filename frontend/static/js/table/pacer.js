@@ -35,6 +35,7 @@ export function createPacer({ render, collect }) {
   let target = null;     // the newest view: the steps lead to it
   const steps = [];      // { delay, run }
   let timer = null;
+  let clearing = null;   // the sweep's end (a trick's cards gone), due a moment after the collect step ran
   let lastAt = 0;        // when the last step ran
   // how each newer view was reached: its actions, the difference of two views, or shown at once
   const paths = { actions: 0, diff: 0, jump: 0 };
@@ -42,6 +43,10 @@ export function createPacer({ render, collect }) {
   const ms = (x) => Math.round(x * pace());
 
   function settle(v) {
+    // a sweep still due belongs to an older frame: drawn after the newest view, it would leave the table
+    // showing a frame that waits for nothing (not playable, no step to come)
+    clearTimeout(clearing);
+    clearing = null;
     frame = copy(v);
     frame.interactive = steps.length === 0;
     frame.hold = null;
@@ -95,7 +100,8 @@ export function createPacer({ render, collect }) {
           delay: ms(TRICK_HOLD),
           run: () => {
             const took = collect(frame) || 0;
-            setTimeout(show({ t: "clear" }, v), took);
+            const clear = show({ t: "clear" }, v);
+            clearing = setTimeout(() => { clearing = null; clear(); }, took);
             return took;
           },
         });
