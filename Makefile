@@ -16,7 +16,7 @@ TEST_PROCS ?= 3
 XDIST = $(if $(filter 0,$(TEST_PROCS)),,-n $(TEST_PROCS) --dist worksteal)
 
 SHELL := /bin/bash
-.PHONY: serve load run test install lint contracts typecheck test-engine test-site test-site-pg test-realstack bench migrate worker beat
+.PHONY: serve load run test install lint contracts typecheck test-engine test-site test-site-pg test-realstack test-embedded-then-pg bench migrate worker beat
 
 $(STAMP): pyproject.toml setup.py engine/bots/_kernel.c
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -82,9 +82,13 @@ test-realstack: $(STAMP)
 	DATABASE_URL=$(PG_URL) REDIS_URL=$(REDIS_TEST_URL) DATABASE_POOL_MAX=0 $(BIN)/pytest -q tests/site -m realstack -p no:cacheprovider
 
 test: $(STAMP) $(OFFLINE) lint contracts typecheck
+	@# The real-stack tests wait on servers and sockets far more than they compute: they run beside the rest
+	@# (everything on SQLite, then the database-sensitive part on PostgreSQL); each part is printed when it ends.
+	$(MAKE) --no-print-directory -j2 --output-sync=target test-embedded-then-pg test-realstack
+
+test-embedded-then-pg: $(STAMP) $(OFFLINE)
 	$(BIN)/pytest -q tests -m "not realstack" $(XDIST)
-	@# both wait on servers and sockets far more than they compute: side by side, each printed when it ends
-	$(MAKE) --no-print-directory -j2 --output-sync=target test-site-pg test-realstack
+	$(MAKE) --no-print-directory test-site-pg
 
 bench: $(STAMP)
 	$(BIN)/python -m engine bench

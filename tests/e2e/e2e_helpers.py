@@ -114,24 +114,29 @@ def play_card(page: Any, card: Any, *, tap: bool = False, double: bool = False) 
 
 def finish_by_api(base: str, pages: dict[int, Any], match_id: int, limit: int = 600) -> dict[str, Any]:
     """Play a match to its end through the REST API: each seat's page (its cookies) plays its first legal
-    move whenever it is its turn. ``pages`` maps seat -> page; bots answer by themselves."""
+    move whenever it is its turn. ``pages`` maps seat -> page; bots answer by themselves. An action's answer
+    is the mover's view after it, so a person who moves again moves at once, with no request in between."""
+    url = f"{base}/api/matches/{match_id}/"
     any_page = next(iter(pages.values()))
-    view: dict[str, Any] = {}
+    view: dict[str, Any] = any_page.request.get(url).json()
     for _ in range(limit):
-        view = any_page.request.get(f"{base}/api/matches/{match_id}/").json()
         if view["phase"] == "finished":
             return view
         page = pages.get(view["turn"])
-        if page is None:
+        if page is None:  # a bot's turn: it answers by itself
             any_page.wait_for_timeout(50)
+            view = any_page.request.get(url).json()
             continue
-        mine = page.request.get(f"{base}/api/matches/{match_id}/").json()
+        mine = view if view.get("seat") == view["turn"] else page.request.get(url).json()
         if not mine.get("your_turn") or (mine["phase"] != "bidding" and not mine.get("legal")):
-            continue  # played meanwhile: the page itself plays a forced card (the auto-play option, on by default)
+            # played meanwhile: the page itself plays a forced card (the auto-play option, on by default)
+            view = any_page.request.get(url).json()
+            continue
         move = {"bid": 2} if mine["phase"] == "bidding" else {"card": mine["legal"][0]}
         token = next((c["value"] for c in page.context.cookies() if c["name"] == "csrftoken"), "")
-        page.request.post(f"{base}/api/matches/{match_id}/actions/", data={"seq": mine["seq"], **move},
-                          headers={"X-CSRFToken": token})
+        answer = page.request.post(f"{url}actions/", data={"seq": mine["seq"], **move},
+                                   headers={"X-CSRFToken": token})
+        view = answer.json() if answer.ok else any_page.request.get(url).json()
     raise AssertionError(f"match {match_id} did not finish: {view.get('phase')}")
 
 
