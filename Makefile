@@ -16,7 +16,7 @@ TEST_PROCS ?= 3
 XDIST = $(if $(filter 0,$(TEST_PROCS)),,-n $(TEST_PROCS) --dist worksteal)
 
 SHELL := /bin/bash
-.PHONY: serve load run test install lint contracts typecheck test-engine test-site test-site-pg test-realstack test-embedded-then-pg bench migrate worker beat
+.PHONY: serve load run test install lint contracts typecheck test-engine test-site test-site-pg test-realstack test-embedded-then-pg bench migrate worker beat cluster
 
 $(STAMP): pyproject.toml setup.py engine/bots/_kernel.c
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -54,6 +54,12 @@ worker: $(STAMP)
 
 beat: $(STAMP)
 	bin/supervise $(BIN)/celery -A callbreak_site beat -l info
+
+# The site as it runs across machines, on this one: two web nodes behind HAProxy, PgBouncer in front of
+# PostgreSQL, a worker node for bots and pushes, one for analyses, one beat (bench/cluster.py; needs Debian's
+# haproxy and pgbouncer, PostgreSQL and Redis on 127.0.0.1). Ctrl-C stops it.
+cluster: $(STAMP) $(OFFLINE)
+	$(BIN)/python bench/cluster.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -6,7 +6,7 @@ from queue import Empty
 from typing import Any
 
 from celery import Celery
-from celery.signals import task_prerun, worker_init
+from celery.signals import beat_init, task_prerun, worker_init
 from kombu.transport import redis as kombu_redis
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "callbreak_site.settings")
@@ -66,3 +66,14 @@ def _drop_unusable_connections(**_: Any) -> None:
     from django.db import close_old_connections
 
     close_old_connections()
+
+
+@beat_init.connect  # type: ignore[untyped-decorator]
+def _one_beat(sender: Any, **_: Any) -> None:
+    """A beat runs the schedule only while it holds the site's beat lease (``callbreak_site.beatlock``)."""
+    from django.conf import settings
+
+    if settings.BEAT_LEASE_SECONDS > 0 and settings.CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+        from callbreak_site.beatlock import hold_or_refuse
+
+        hold_or_refuse(sender, settings.CELERY_BROKER_URL, settings.BEAT_LEASE_SECONDS)

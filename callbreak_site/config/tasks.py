@@ -50,6 +50,10 @@ BOT_OWED_SECONDS = env_float("BOT_OWED_SECONDS", 3.0)
 BOT_SWEEP_SECONDS = env_float("BOT_SWEEP_SECONDS", 5.0)
 
 # --- Beat ---------------------------------------------------------------------------------------
+# One beat for the site: a beat holds a lease in the broker's Redis for this long, renewed every third of it; a
+# second beat refuses to run while the lease is held, so a standby takes over within this long of the holder's
+# death (callbreak_site/beatlock.py). 0 turns the lease off.
+BEAT_LEASE_SECONDS = env_float("BEAT_LEASE_SECONDS", 30.0)
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     # Recovery net: owed bot moves go to the workers (games.matches.botturns.tasks.resume_stalled_bot_turns): every
     # BOT_SWEEP_SECONDS those of the matches written in the last two minutes (a cheap query), every minute all.

@@ -59,6 +59,7 @@ ADDED: dict[str, tuple[object, str, object]] = {
     "WORKER_METRICS_ADDR": ("127.0.0.1", "0.0.0.0", "0.0.0.0"),
     "WORKER_METRICS_PORT": (0, "9101", 9101),
     "OFFLINE_REPLAY_MAX_BYTES": (65536, "1000", 1000),  # issue 43: an offline match's replay
+    "BEAT_LEASE_SECONDS": (30.0, "12", 12.0),  # issue 42: one beat for the site
 }
 
 # Read the environment: only here (gunicorn reads its file before Django's settings exist; see its comment).
