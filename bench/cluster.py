@@ -114,6 +114,7 @@ class Cluster:
     balancer_port: int = field(default_factory=free_port)
     pgbouncer_port: int = field(default_factory=free_port)
     node_ports: dict[str, int] = field(default_factory=lambda: {"web-a": free_port(), "web-b": free_port()})
+    worker_metrics_port: int = field(default_factory=free_port)  # the bots' worker node's /metrics
     procs: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
 
     @property
@@ -123,6 +124,10 @@ class Cluster:
 
     def node_url(self, name: str) -> str:
         return f"http://127.0.0.1:{self.node_ports[name]}"
+
+    def metrics_urls(self) -> list[str]:
+        """Each node's own /metrics (through the balancer, one node's only would answer)."""
+        return [f"{self.node_url(n)}/metrics" for n in self.node_ports] + [f"http://127.0.0.1:{self.worker_metrics_port}/"]
 
     def env(self) -> dict[str, str]:
         return {
@@ -213,7 +218,8 @@ class Cluster:
             wait_until(port_listens(self.pgbouncer_port), "pgbouncer", proc=proc, log=self.logs / "pgbouncer.log")
             for name in self.node_ports:
                 self.start_web(name)
-            for name in ("worker-bots", "worker-analysis", "beat"):
+            self.launch("worker-bots", cmds["worker-bots"], WORKER_METRICS_PORT=str(self.worker_metrics_port))
+            for name in ("worker-analysis", "beat"):
                 self.launch(name, cmds[name])
             proc = self.launch("haproxy", cmds["haproxy"])
             # ready once the balancer has a node it finds ready (a worker answers the nodes' /readyz)

@@ -34,6 +34,12 @@ a seat (p50 / p95 / slowest), how many tables were made and how many people sat 
 
     .venv/bin/python bench/load.py --start --quick 100
 
+``--cluster`` (instead of ``--start``) runs any of them through HAProxy in front of two web nodes of ``--web``/2
+processes each, PgBouncer, a bots' worker node, an analyses' one and beat (``bench/cluster.py``); the CPU table
+then names each node, and the server's histograms add up every node's /metrics.
+
+    .venv/bin/python bench/load.py --cluster --matches 10 --think 0 --rounds 8
+
 The work is split by job: ``load_stack`` (the stack started), ``load_players`` (the people), ``load_metrics`` (CPU
 and the server's histograms), ``load_crowd`` (the crowd run and its table), ``load_quick`` (the quick-match run).
 """
@@ -45,8 +51,10 @@ import asyncio
 import json
 import os
 import sys
+from typing import Any
 from urllib.parse import urlparse
 
+from cluster import Cluster
 from load_crowd import run, table
 from load_quick import quick_table, run_quick
 from load_stack import Stack
@@ -57,6 +65,9 @@ def main() -> int:
     parser.add_argument("--matches", type=int, default=10, help="concurrent matches (people), 1..500")
     parser.add_argument("--think", default="0", help="think time in seconds, a value or a range LO-HI")
     parser.add_argument("--start", action="store_true", help="start the real stack on loopback, stop it after")
+    parser.add_argument("--cluster", action="store_true",
+                        help="start the cluster (bench/cluster.py: two web nodes of --web/2 processes behind HAProxy,"
+                             " PgBouncer, two worker nodes, beat) and play through the balancer")
     parser.add_argument("--url", default="http://127.0.0.1:8000", help="the site, without --start (loopback only)")
     parser.add_argument("--web", type=int, default=os.cpu_count() or 1, help="web processes (with --start)")
     parser.add_argument("--workers", type=int, default=4 * (os.cpu_count() or 1),
@@ -82,9 +93,14 @@ def main() -> int:
         parser.error("--matches is 1..500")
     if args.quick and not 1 <= args.quick <= 500:
         parser.error("--quick is 1..500")
-    stack = None
+    stack: Any = None  # the stack or the cluster: the crowd reads its processes and metrics the same way
     base = args.url.rstrip("/")
-    if args.start:
+    if args.cluster:
+        stack = Cluster(web_processes=max(1, args.web // 2), bot_workers=args.workers,
+                        extra_env={"QUICK_MATCH_BOTS_AFTER": str(args.bots_after)})
+        stack.start()
+        base = stack.url
+    elif args.start:
         stack = Stack(web=args.web, workers=args.workers, bots_after=args.bots_after)
         stack.start()
         base = stack.url
@@ -94,7 +110,7 @@ def main() -> int:
         result = asyncio.run((run_quick if args.quick else run)(args, base, stack))
     finally:
         if stack is not None:
-            stack.stop(keep_db=args.keep_db)
+            stack.stop(args.keep_db)
     print(quick_table(result) if args.quick else table(result))
     if args.json:
         print(json.dumps(result))

@@ -79,7 +79,10 @@ def _parse(text: str) -> Samples:
 async def server_samples(http: httpx.AsyncClient, base: str, stack: Stack | None) -> Samples:
     """The web processes' and (with ``--start``) the worker's metrics now; empty when they do not answer."""
     out: Samples = {}
-    urls = [f"{base}/metrics"] + ([f"http://127.0.0.1:{stack.worker_metrics_port}/"] if stack else [])
+    if stack is not None and hasattr(stack, "metrics_urls"):  # a cluster: each node's own
+        urls = stack.metrics_urls()
+    else:
+        urls = [f"{base}/metrics"] + ([f"http://127.0.0.1:{stack.worker_metrics_port}/"] if stack else [])
     for url in urls:
         try:
             r = await http.get(url, timeout=10)
