@@ -39,7 +39,8 @@ class WatchListSerializer(serializers.Serializer[Any]):
 class WatchListView(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={200: WatchListSerializer, **ERRORS}, summary="Live matches to watch")
+    @extend_schema(operation_id="watch_list", responses={200: WatchListSerializer, **ERRORS},
+                   summary="Live matches to watch")
     def get(self, request: Request) -> Response:
         return Response({"matches": reads.live_matches(), "arena_tables": reads.arena_tables()})
 
@@ -47,7 +48,8 @@ class WatchListView(APIView):
 class WatchMatchView(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={200: WatchViewSerializer, **ERRORS}, summary="A match as a watcher sees it",
+    @extend_schema(operation_id="watch_match", responses={200: WatchViewSerializer, **ERRORS},
+                   summary="A match as a watcher sees it",
                    description="The engine's spectator view one trick (four bids or cards) behind the match, or "
                                "`SPECTATOR_DELAY_SECONDS` behind: never a hand, never the seed before the end. 403 "
                                "`private_match` for a private table's match; 404 for no such match. Live: "

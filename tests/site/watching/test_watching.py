@@ -176,3 +176,9 @@ async def test_the_watch_list_and_page(make_user: Any) -> None:
     page = await database_sync_to_async(lambda: browser(viewer).get(f"/watch/{match.pk}/"))()
     assert page.status_code == 200
     assert (await database_sync_to_async(lambda: browser(viewer).get("/watch/"))()).status_code == 200
+
+
+def test_the_watch_view_has_the_documented_keys(make_user: Any) -> None:
+    _users, match = four_people(make_user)
+    view = WatcherView(match.pk).read()
+    assert view is not None and set(view) == set(presenters.WatchViewSerializer().fields)
