@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.utils import timezone
 
 from .models import Watcher
+from .reads import WATCHER_MAX_AGE
 
 
 def watch_join(user_id: int, match_id: int, channel_name: str) -> None:
@@ -18,3 +19,8 @@ def watch_renew(channel_name: str) -> None:
 
 def watch_leave(channel_name: str) -> None:
     Watcher.objects.filter(channel_name=channel_name).delete()
+
+
+def forget_stale_watchers() -> int:
+    """Beat's sweep: a watcher's row its socket has not renewed (its process died) no longer counts."""
+    return Watcher.objects.filter(seen_at__lt=timezone.now() - WATCHER_MAX_AGE).delete()[0]
