@@ -230,7 +230,7 @@ def _walk(site: Site) -> list[tuple[str, str, bool, Callable[[Any], None]]]:
         ("leaderboard", "/leaderboard/", True, _selector("main h1")),
         ("friends", "/friends/", True, _selector("[data-testid^=friend-status-]")),
         ("watch-list", "/watch/", True, _selector("[data-testid=watch-list]")),
-        ("watch", f"/watch/{site.playing}/", True, _selector(".watch-play .card")),
+        ("watch", f"/watch/{site.four_left}/", True, _selector(".watch-play .card")),
     ]
 
 
