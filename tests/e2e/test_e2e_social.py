@@ -65,6 +65,8 @@ def test_a_friend_watches_a_live_match_and_challenges(browser: Any, site_url: st
         seq = int(friend.get_by_test_id("watch").get_attribute("data-seq") or 0)
         assert seq > 0 and friend.locator(".hand .card").count() == 0  # no hand on a watcher's screen
         friend.screenshot(path=str(shots / "watch-360x740.png"))
+        player.get_by_test_id("watchers").wait_for()  # the player's table shows that one watches
+        assert player.get_by_test_id("watchers").inner_text().strip().endswith("1")
         _play(player, base, match_id, 2)
         friend.wait_for_function(f"Number(document.querySelector('#watch').dataset.seq) > {seq}")
 
