@@ -1,7 +1,7 @@
 """Friends and watching in the browser: one person plays a live match against bots while a friend follows them
 on /friends/, sees them playing, opens Watch and sees the cards appear at /watch/{id}/ (a trick behind); the friend
-then challenges them, and the one challenged accepts the seat from the table's page. Screenshots at 360×740 and
-1366×768 land in test-artifacts/e2e/social/."""
+then challenges them, and the one challenged accepts the seat from the table's page; the player's table shows that
+one watches. Screenshots at 360×740 and 1366×768 land in test-artifacts/e2e/social/."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def test_a_friend_watches_a_live_match_and_challenges(browser: Any, site_url: st
     shots.mkdir(parents=True, exist_ok=True)
     phone = {"viewport": {"width": 360, "height": 740}, "locale": "en-US", "is_mobile": True, "has_touch": True}
     desk = {"viewport": {"width": 1366, "height": 768}, "locale": "en-US"}
-    with people(browser, desk, phone) as ((player, friend), errors):
+    with people(browser, phone, desk) as ((player, friend), errors):
         pname, fname = "pl_" + secrets.token_hex(3), "fr_" + secrets.token_hex(3)
         sign_up(player, base, pname, email=False)
         sign_up(friend, base, fname, email=False)
@@ -57,16 +57,17 @@ def test_a_friend_watches_a_live_match_and_challenges(browser: Any, site_url: st
         friend.get_by_test_id("follow").click()
         friend.get_by_test_id(f"friend-{pname}").wait_for()
         assert friend.get_by_test_id(f"friend-status-{pname}").inner_text() == "Playing now"
-        friend.screenshot(path=str(shots / "friends-360x740.png"))
+        friend.screenshot(path=str(shots / "friends-1366x768.png"))
         friend.get_by_test_id(f"watch-friend-{pname}").click()
         friend.wait_for_url(re.compile(rf".*/watch/{match_id}/$"))
         _play(player, base, match_id, 3)  # two tricks on: a trick behind, cards show
         friend.wait_for_selector(".watch-play .card", timeout=20_000)
         seq = int(friend.get_by_test_id("watch").get_attribute("data-seq") or 0)
         assert seq > 0 and friend.locator(".hand .card").count() == 0  # no hand on a watcher's screen
-        friend.screenshot(path=str(shots / "watch-360x740.png"))
+        friend.screenshot(path=str(shots / "watch-1366x768.png"))
         player.get_by_test_id("watchers").wait_for()  # the player's table shows that one watches
         assert player.get_by_test_id("watchers").inner_text().strip().endswith("1")
+        player.screenshot(path=str(shots / "table-watched-360x740.png"))
         _play(player, base, match_id, 2)
         friend.wait_for_function(f"Number(document.querySelector('#watch').dataset.seq) > {seq}")
 
@@ -80,5 +81,5 @@ def test_a_friend_watches_a_live_match_and_challenges(browser: Any, site_url: st
         player.get_by_text(f"{pname} (you)").wait_for()
         friend.get_by_text(pname).first.wait_for()
         player.goto(f"{base}/watch/")
-        player.screenshot(path=str(shots / "watch-list-1366x768.png"))
+        player.screenshot(path=str(shots / "watch-list-360x740.png"))
         assert not errors, errors

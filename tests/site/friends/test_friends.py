@@ -195,3 +195,31 @@ def test_the_friends_page(make_user: Any) -> None:
     amy = make_user("amy")
     page = browser(amy).get("/friends/")
     assert page.status_code == 200 and b"friend-list" in page.content
+
+
+@pytest.mark.rate_limits
+def test_following_and_challenges_are_rate_limited(make_user: Any, settings: Any) -> None:
+    assert settings.RATE_LIMITS["following"] == ("user", "60/hour")
+    assert settings.RATE_LIMITS["challenges"] == ("user", "20/hour")
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "following": ("user", "3/hour"), "challenges": ("user", "1/hour")}
+    amy, _bo = make_user("amy"), make_user("bo")
+    api = client_for(amy)
+    assert [api.put("/api/friends/bo/").status_code for _ in range(3)] == [200, 200, 200]
+    r = api.delete("/api/friends/bo/")
+    assert r.status_code == 429 and r.json()["scope"] == "following"
+    assert api.get("/api/friends/").status_code == 200  # reading the list is not counted
+    assert api.post("/api/friends/bo/challenge/", {}, format="json").status_code == 201
+    r = api.post("/api/friends/bo/challenge/", {}, format="json")
+    assert r.status_code == 429 and r.json()["scope"] == "challenges"
+
+
+def test_bad_input_is_a_4xx_with_a_code(make_user: Any) -> None:
+    amy = make_user("amy")
+    make_user("bo")
+    api = client_for(amy)
+    for response in (api.put("/api/friends/" + "x" * 200 + "/"), api.put("/api/blocks/%00/"),
+                     api.post("/api/friends/bo/challenge/", {"move_seconds": "soon"}, format="json"),
+                     api.post("/api/friends/bo/challenge/", {"rated": "perhaps"}, format="json"),
+                     api.post("/api/friends/bo/challenge/", "[1, 2]", content_type="application/json"),
+                     api.get("/api/watch/99999999999999999999999/"), api.get("/api/watch/0/")):
+        assert 400 <= response.status_code < 500 and "code" in response.json(), response.content
