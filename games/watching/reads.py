@@ -7,6 +7,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
+from django.db.models import Count
 from django.utils import timezone
 
 from games.matches import presenters, store
@@ -72,7 +73,9 @@ def live_matches(limit: int | None = None) -> list[dict[str, Any]]:
 
     ordered = sorted((matches[pk] for pk in top_ids if pk in matches), key=best, reverse=True)
     ordered += [matches[pk] for pk in others if pk in matches]
-    return [_row(m, strength) for m in ordered[:limit]]
+    shown = ordered[:limit]
+    counts = watchers_of([m.pk for m in shown])
+    return [_row(m, strength, counts.get(m.pk, 0)) for m in shown]
 
 
 def arena_tables(limit: int = 8) -> list[dict[str, Any]]:
@@ -82,13 +85,21 @@ def arena_tables(limit: int = 8) -> list[dict[str, Any]]:
         ids += [pk for pk in source(limit) if pk not in ids]
     rows = Match.objects.filter(pk__in=ids, status=Match.Status.ACTIVE).prefetch_related("seats")
     found = {m.pk: m for m in rows if not is_private(m)}
-    return [_row(found[pk], {}) for pk in ids if pk in found][:limit]
+    counts = watchers_of(list(found))
+    return [_row(found[pk], {}, counts.get(pk, 0)) for pk in ids if pk in found][:limit]
 
 
-def _row(match: Match, strength: dict[int, float]) -> dict[str, Any]:
+def watchers_of(match_ids: list[int]) -> dict[int, int]:
+    """How many watch each of ``match_ids`` (one query)."""
+    since = timezone.now() - WATCHER_MAX_AGE
+    return dict(Watcher.objects.filter(match_id__in=match_ids, seen_at__gte=since).order_by()
+                .values("match_id").annotate(n=Count("id")).values_list("match_id", "n"))
+
+
+def _row(match: Match, strength: dict[int, float], watching: int) -> dict[str, Any]:
     seats = sorted(match.seats.all(), key=lambda s: s.index)
     return {"id": match.pk, "url": f"/watch/{match.pk}/", "rated": match.rated, "move_seconds": match.move_seconds,
-            "seq": match.seq, "watchers": watchers(match.pk), "created_at": match.created_at.isoformat(),
+            "seq": match.seq, "watchers": watching, "created_at": match.created_at.isoformat(),
             "seats": presenters.seats_json(match, None),
             "top_rated": any(s.user_id in strength for s in seats)}
 

@@ -170,6 +170,11 @@ async def test_the_watch_list_and_page(make_user: Any) -> None:
     api = await database_sync_to_async(client_for)(viewer)
     listed = (await database_sync_to_async(api.get)("/api/watch/")).json()
     assert [m["id"] for m in listed["matches"]] == [match.pk] and listed["arena_tables"] == []
+    assert listed["matches"][0]["watchers"] == 0
+    comm = await watch(match.pk, viewer)
+    listed = (await database_sync_to_async(api.get)("/api/watch/")).json()
+    assert listed["matches"][0]["watchers"] == 1
+    await comm.disconnect()
     one = await database_sync_to_async(api.get)(f"/api/watch/{match.pk}/")
     assert one.status_code == 200 and "hand" not in one.json()
     assert (await database_sync_to_async(api.get)("/api/watch/999999/")).status_code == 404
@@ -182,3 +187,12 @@ def test_the_watch_view_has_the_documented_keys(make_user: Any) -> None:
     _users, match = four_people(make_user)
     view = WatcherView(match.pk).read()
     assert view is not None and set(view) == set(presenters.WatchViewSerializer().fields)
+
+
+def test_the_arenas_hook_lists_their_top_tables(make_user: Any, monkeypatch: Any) -> None:
+    from games.watching import reads
+
+    _users, match = four_people(make_user)
+    _host, private = private_match(make_user)
+    monkeypatch.setattr(reads, "ARENA_TOP_TABLES", [lambda limit: [private.pk, match.pk, 999999]])
+    assert [row["id"] for row in reads.arena_tables()] == [match.pk]  # a private one or none at all: left out
