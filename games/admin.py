@@ -10,6 +10,7 @@ from django.utils.html import format_html, format_html_join
 from .accounts import admin as accounts_admin
 from .analysis import admin as analysis_admin
 from .bots import admin as bots_admin
+from .friends import admin as friends_admin
 from .matches import admin as matches_admin
 from .matches.models import Seat
 from .notices import admin as notices_admin
@@ -71,5 +72,5 @@ accounts_admin.add_user_panel("user_matches", "Matches", _user_matches)
 accounts_admin.add_user_panel("user_rating", "Rating", _user_rating)
 accounts_admin.add_user_panel("user_push_subscriptions", "Push subscriptions", _user_push_subscriptions)
 
-__all__ = ["accounts_admin", "analysis_admin", "bots_admin", "matches_admin", "notices_admin", "push_admin",
-           "quickmatch_admin", "ratings_admin", "tables_admin", "tabletalk_admin"]
+__all__ = ["accounts_admin", "analysis_admin", "bots_admin", "friends_admin", "matches_admin", "notices_admin",
+           "push_admin", "quickmatch_admin", "ratings_admin", "tables_admin", "tabletalk_admin"]

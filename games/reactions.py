@@ -23,12 +23,14 @@ from .tables import reactions as tables
 from .tables.events import BotInvited, RematchAsked, RematchChanged, TableChanged
 from .tabletalk import reactions as tabletalk
 from .tabletalk.events import ChatSent
+from .watching import reactions as watching
 
 
 def register() -> None:
     outbox.register(MatchAdvanced, matches.match_advanced, botturns.bot_to_act, bots.match_advanced,
-                    notices.your_turn, ratings.rate_finished_match, analysis.review_finished_match)
-    outbox.register(SeatsChanged, matches.seats_changed, botturns.seat_handed_to_bot)
+                    notices.your_turn, ratings.rate_finished_match, analysis.review_finished_match,
+                    watching.match_moved)
+    outbox.register(SeatsChanged, matches.seats_changed, botturns.seat_handed_to_bot, watching.match_moved)
     outbox.register(ChatSent, tabletalk.chat_sent)
     outbox.register(TurnAutoplayed, notices.turn_autoplayed)
     outbox.register(ReminderDue, notices.reminder_due)

@@ -6,15 +6,15 @@ from typing import Any
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.urls import path, re_path
 
-from .accounts.consumers import UserConsumer
-from .presence.consumers import PresenceSocket
+from .presence.consumers import OnlineSocket, PresenceSocket
 from .tabletalk.consumers import TableTalkSocket
+from .watching.consumers import WatchCountSocket, WatchSocket
 
 
-class MatchSocket(PresenceSocket, TableTalkSocket):
+class MatchSocket(WatchCountSocket, PresenceSocket, TableTalkSocket):
     """``/ws/matches/{id}/``: the match's part (``games.matches.consumers.MatchConsumer``, the seat's views and its
-    person's actions) with presence's and table talk's, each built on it; composed here, above them all, so that
-    matches knows neither."""
+    person's actions) with presence's, table talk's and watching's (how many watch), each built on it; composed
+    here, above them all, so that matches knows none of them."""
 
 
 class NoSuchSocket(AsyncWebsocketConsumer):  # type: ignore[misc]
@@ -27,6 +27,7 @@ class NoSuchSocket(AsyncWebsocketConsumer):  # type: ignore[misc]
 
 websocket_urlpatterns = [
     path("ws/matches/<int:match_id>/", MatchSocket.as_asgi()),
-    path("ws/me/", UserConsumer.as_asgi()),  # notices to every open tab, lobby updates
+    path("ws/watch/<int:match_id>/", WatchSocket.as_asgi()),  # a watcher: the match a trick behind, no hand
+    path("ws/me/", OnlineSocket.as_asgi()),  # notices to every open tab, lobby updates; its person is online
     re_path(r"", NoSuchSocket.as_asgi()),
 ]

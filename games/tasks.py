@@ -28,6 +28,7 @@ from .quickmatch.tasks import pair_quick_matches
 from .ratings import reads as rating_reads
 from .ratings.tasks import rate_match
 from .tables import commands as table_commands
+from .watching import commands as watching_commands
 
 __all__ = ["analyze_seat", "bot_move", "expire_turn", "pair_quick_matches", "push_notice", "rate_match", "remind_turn",
            "remove_idle_guests", "resume_stalled_bot_turns", "send_notice_email", "start_analyses", "sweep",
@@ -54,6 +55,7 @@ def sweep() -> dict[str, int]:
         handed += len(match_commands.hand_seats_to_bots(user_id))
     tables = table_commands.expire_tables(now)
     presence_commands.forget_stale_presence()
+    watching_commands.forget_stale_watchers()
     tokens = account_commands.drop_expired_tokens()
     return {"expired": len(expired), "reminded": len(due), "rated": len(unrated), "handed": handed,
             "tables": tables, "tokens": tokens}

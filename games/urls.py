@@ -7,6 +7,8 @@ from .accounts import api as account_api
 from .accounts import pages as account_pages
 from .analysis import api as analysis_api
 from .bots import api as bot_api
+from .friends import api as friend_api
+from .friends import pages as friend_pages
 from .matches import api as match_api
 from .matches import pages as match_pages
 from .notices import api as notice_api
@@ -19,6 +21,8 @@ from .ratings import api as rating_api
 from .ratings import pages as rating_pages
 from .tables import api as table_api
 from .tables import pages as table_pages
+from .watching import api as watch_api
+from .watching import pages as watch_pages
 
 api_urlpatterns = [
     path("auth/signup/", account_api.SignupView.as_view(), name="api-signup"),
@@ -67,6 +71,12 @@ api_urlpatterns = [
     path("tables/<int:table_id>/seats/<int:index>/invite/", table_api.TableInviteBotView.as_view(),
          name="api-table-invite-bot"),
     path("tables/<int:table_id>/invitation/", table_api.TableInvitationView.as_view(), name="api-table-invitation"),
+    path("friends/", friend_api.FriendsView.as_view(), name="api-friends"),
+    path("friends/<str:username>/", friend_api.FollowView.as_view(), name="api-follow"),
+    path("friends/<str:username>/challenge/", friend_api.ChallengeView.as_view(), name="api-challenge"),
+    path("blocks/<str:username>/", friend_api.BlockView.as_view(), name="api-block"),
+    path("watch/", watch_api.WatchListView.as_view(), name="api-watch"),
+    path("watch/<int:match_id>/", watch_api.WatchMatchView.as_view(), name="api-watch-match"),
     path("bot/account/upgrade/", bot_api.UpgradeView.as_view(), name="api-bot-upgrade"),
     path("bot/events/", bot_api.EventStreamView.as_view(), name="api-bot-events"),
 ]
@@ -87,6 +97,9 @@ page_urlpatterns = [
     path("leaderboard/", rating_pages.leaderboard_page, name="leaderboard"),
     path("players/<str:username>/", rating_pages.profile_page, name="profile"),
     path("ratings/", rating_pages.how_ratings_work, name="how_ratings_work"),
+    path("friends/", friend_pages.friends_page, name="friends"),
+    path("watch/", watch_pages.watch_list_page, name="watch"),
+    path("watch/<int:match_id>/", watch_pages.watch_page, name="watch_match"),
     # the settings page shows the sections of concepts above accounts (push), given to it here
     path("settings/", account_pages.settings_page, {"sections": (push_pages.settings_section,)}, name="settings"),
     path("settings/push/", push_pages.preferences_page, name="settings-push"),

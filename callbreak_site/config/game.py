@@ -44,6 +44,18 @@ QUICK_MATCH_EAGER_TIMER = env_bool("QUICK_MATCH_EAGER_TIMER", True)
 # "Who is here" is counted and told to the home and lobby pages at most once in this many seconds.
 QUICK_MATCH_HERE_SECONDS = env_int("QUICK_MATCH_HERE_SECONDS", 3)
 
+# --- Watching (games/watching) -------------------------------------------------------------------------
+# A watcher sees a running match as it was one trick (four bids or cards) ago; a positive number here shows it
+# as it was this many seconds ago instead. Never a hand, never the seed before the end.
+SPECTATOR_DELAY_SECONDS = env_float("SPECTATOR_DELAY_SECONDS", 0.0)
+# The Watch page: the live matches of the top rated people (this many of the leaderboard) at most WATCH_LIST_SIZE.
+WATCH_TOP_PLAYERS = env_int("WATCH_TOP_PLAYERS", 100)
+WATCH_LIST_SIZE = env_int("WATCH_LIST_SIZE", 24)
+
+# --- Friends (games/friends) -----------------------------------------------------------------------------
+# People one follows at most (the friends list shows them all on one page).
+FOLLOWS_PER_USER = env_int("FOLLOWS_PER_USER", 500)
+
 # --- Correspondence tables --------------------------------------------------------------------------
 # Expired turns in a row after which the bot keeps the seat for the rest of the match.
 AUTOPILOT_HANDOVER_AFTER = env_int("AUTOPILOT_HANDOVER_AFTER", 3)

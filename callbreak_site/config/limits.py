@@ -42,6 +42,8 @@ _RATE_DEFAULTS = {
     "chat_sustained": ("user", "30/10min"),  # chat messages: over ten minutes
     "chat_report": ("user", "20/hour"),  # reports of chat messages
     "offline_upload": ("user", "60/hour"),  # replays of matches played offline, uploaded when back online
+    "following": ("user", "60/hour"),  # follows, unfollows, blocks and unblocks
+    "challenges": ("user", "20/hour"),  # friends challenged (each opens a private table and sends a notice)
 }
 RATE_LIMITS = {scope: (kind, env_rate(scope, rate)) for scope, (kind, rate) in _RATE_DEFAULTS.items()}
 RATE_LIMITS_ON = env_bool("RATE_LIMITS", True)
@@ -60,6 +62,9 @@ RATE_LIMIT_ROUTES = {
     "api-table-invite-bot": {"POST": ["bot_invite"]},
     "api-table-invitation": {"POST": ["bot_answer"]},
     "api-offline-matches": {"POST": ["offline_upload"]},
+    "api-follow": {"PUT": ["following"], "DELETE": ["following"]},
+    "api-block": {"PUT": ["following"], "DELETE": ["following"]},
+    "api-challenge": {"POST": ["challenges"]},
 }
 
 # Open sockets (match pages and /ws/me/) one account may hold in one web process; past it a socket is accepted

@@ -72,3 +72,23 @@ class Guest(models.Model):
 
     def __str__(self) -> str:
         return f"guest {self.user_id}"
+
+
+class Block(models.Model):
+    """``blocker`` blocked ``blocked``: from then on the blocked person cannot invite, challenge, chat with or sit at
+    a table with the blocker. An account's, not the friends concept's, because every door below friends (tables,
+    table talk, quick match) must ask it."""
+
+    blocker = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks_made")
+    blocked = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks_received")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="unique_block"),
+            models.CheckConstraint(condition=~models.Q(blocker=models.F("blocked")), name="block_not_self"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.blocker_id} blocks {self.blocked_id}"

@@ -7,14 +7,14 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
 from games.platform.errors import Forbidden
 
 from . import usernames
-from .models import ApiToken, BotAccount, Guest, Profile, UsernameKey
+from .models import ApiToken, Block, BotAccount, Guest, Profile, UsernameKey
 
 
 def live_token(digest: str) -> ApiToken | None:
@@ -116,3 +116,37 @@ def idle_guest_ids(before: datetime, limit: int = 200) -> list[int]:
         Coalesce(Max("user__seats__match__updated_at"), "user__date_joined"))
     return list(Guest.objects.filter(removed_at__isnull=True).annotate(active_at=activity)
                 .filter(active_at__lt=before).order_by("active_at").values_list("user_id", flat=True)[:limit])
+
+
+# --- blocks: the doors below friends (tables, table talk, quick match) ask here ---------------------------
+
+BLOCKED = "You cannot play or talk with this person."
+
+
+def blocked_pairs(user_ids: set[int] | list[int] | tuple[int, ...]) -> set[frozenset[int]]:
+    """Every pair among ``user_ids`` with a block either way (one query): such two never share a table."""
+    ids = list({uid for uid in user_ids if uid is not None})
+    if len(ids) < 2:
+        return set()
+    rows = Block.objects.filter(blocker_id__in=ids, blocked_id__in=ids).values_list("blocker_id", "blocked_id")
+    return {frozenset(pair) for pair in rows}
+
+
+def is_blocked_between(a: Any, b: Any) -> bool:
+    """Whether either of two users (or ids) blocked the other."""
+    a_id, b_id = getattr(a, "pk", a), getattr(b, "pk", b)
+    if a_id is None or b_id is None or a_id == b_id:
+        return False
+    return Block.objects.filter(Q(blocker_id=a_id, blocked_id=b_id) | Q(blocker_id=b_id, blocked_id=a_id)).exists()
+
+
+def check_not_blocked(user: Any, others: list[Any] | set[Any] | tuple[Any, ...]) -> None:
+    """403 ``blocked`` when ``user`` and any of ``others`` (users or ids) blocked one another. The answer does not
+    say who blocked whom: the blocker is not pointed out to the one blocked."""
+    user_id = getattr(user, "pk", user)
+    ids = {getattr(o, "pk", o) for o in others} - {None, user_id}
+    if user_id is None or not ids:
+        return
+    if Block.objects.filter(Q(blocker_id=user_id, blocked_id__in=ids) | Q(blocked_id=user_id, blocker_id__in=ids)
+                            ).exists():
+        raise Forbidden("blocked", BLOCKED)

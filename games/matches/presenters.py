@@ -66,6 +66,31 @@ def match_view(match: Match, seat: int, state: engine.MatchState | None = None) 
     return data
 
 
+def watch_view(match: Match, state: engine.MatchState, live_seq: int) -> dict[str, Any]:
+    """What a watcher is shown (``state``: the match as it was a trick or some seconds ago, ``seatview.WatcherView``):
+    the engine's spectator view (no hand, no seed before the end) with the seats' names and the match's public
+    fields; ``behind``: how many bids and cards are held back."""
+    data: dict[str, Any] = engine.spectator_view(state).to_json()
+    for private in ("hand", "legal", "locked", "seat"):  # a watcher has no seat: nothing of a seat's own
+        data.pop(private, None)
+    finished = state.is_finished
+    data.update(
+        {
+            "id": match.pk,
+            "seq": state.version,
+            "behind": max(0, live_seq - state.version),
+            "status": match.status if match.status == Match.Status.ABORTED
+            else Match.Status.FINISHED if finished else Match.Status.ACTIVE,
+            "seats": seats_json(match, None),
+            "rated": match.rated,
+            "move_seconds": match.move_seconds,
+            "created_at": match.created_at.isoformat() if match.created_at else None,
+            "finished_at": match.finished_at.isoformat() if match.finished_at and finished else None,
+        }
+    )
+    return data
+
+
 def view_after_action(match: Match, seat: int, state: engine.MatchState) -> dict[str, Any]:
     """The answer to a person's action: the view after it, or the newest one if bots have answered in
     this process already (eager mode: ``make run``, tests); bots answering on a worker reach the page
@@ -256,6 +281,39 @@ class MatchViewSerializer(TimingFields):
     table_id = serializers.IntegerField(allow_null=True, help_text="Once finished: the table it came from.")
     rematch_table_id = serializers.IntegerField(allow_null=True, help_text="Once finished: its rematch, if asked.")
     rating = RatingChangeSerializer(allow_null=True, help_text="Once rated: my rating before and after, as shown.")
+
+
+class WatchViewSerializer(serializers.Serializer[Any]):
+    """A watcher's view: the engine's spectator view (no hand, no seed before the end) a trick (or
+    ``SPECTATOR_DELAY_SECONDS``) behind the match, plus site fields."""
+
+    id = serializers.IntegerField()
+    seq = serializers.IntegerField(help_text="The bids and cards shown (the match may be further on).")
+    version = serializers.IntegerField()
+    behind = serializers.IntegerField(help_text="Bids and cards made but not shown yet.")
+    status = serializers.ChoiceField(choices=[c for c, _ in Match.Status.choices])
+    phase = serializers.ChoiceField(choices=["bidding", "playing", "finished"])
+    deal_number = serializers.IntegerField()
+    dealer = serializers.IntegerField()
+    turn = serializers.IntegerField(allow_null=True)
+    first_trick = serializers.BooleanField()
+    trick_number = serializers.IntegerField()
+    hand_counts = serializers.ListField(child=serializers.IntegerField())
+    bids = serializers.ListField(child=serializers.IntegerField(allow_null=True))
+    tricks_won = serializers.ListField(child=serializers.IntegerField())
+    trick = TrickSerializer()
+    last_trick = FinishedTrickSerializer(allow_null=True)
+    tricks = FinishedTrickSerializer(many=True)
+    deals = DealSerializer(many=True)
+    totals = serializers.ListField(child=serializers.IntegerField(), help_text="Tenths: 42 means 4.2.")
+    winners = serializers.ListField(child=serializers.IntegerField())
+    seats = SeatSerializer(many=True)
+    seed_commitment = serializers.CharField()
+    seed = serializers.CharField(allow_null=True, help_text="Only once the match is finished.")
+    rated = serializers.BooleanField()
+    move_seconds = serializers.IntegerField(allow_null=True)
+    created_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
 
 
 class MatchSummarySerializer(TimingFields):

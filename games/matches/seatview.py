@@ -9,13 +9,19 @@ socket never touches ``store`` or the row itself.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
+
+from django.conf import settings
+from django.utils import timezone
 
 import engine
 
 from . import presenters, store
-from .models import Match
+from .models import Action, Match
+
+#: A watcher is shown the match this many bids or cards behind: one trick (or one round of bids).
+WATCH_BEHIND = 4
 
 
 class SeatView:
@@ -69,3 +75,37 @@ class SeatView:
         self.state = state
         store.remember(match.pk, match.bot_seed, state)
         return presenters.match_view(match, self.seat, state)
+
+
+class WatcherView:
+    """A watcher's live view of match ``match_id``: the engine's spectator view of the match as it was one trick
+    (``WATCH_BEHIND`` actions) ago, or ``SPECTATOR_DELAY_SECONDS`` ago when that is set; the whole match once it
+    is over. Why behind: a watcher could otherwise relay the table to a player as it happens. The state shown is
+    moved on from the one shown before (the log is append-only), so following a match replays nothing."""
+
+    def __init__(self, match_id: int) -> None:
+        self.match_id = match_id
+        self.shown: engine.MatchState | None = None  # the (delayed) state last shown
+
+    def read(self) -> dict[str, Any] | None:
+        """The watcher's view now; None when the match is gone."""
+        match = store.load(self.match_id)
+        if match is None:
+            return None
+        live = store.state_of(match)
+        target = live.version if live.is_finished or match.status != Match.Status.ACTIVE else self.shown_upto(live)
+        shown = self.shown
+        if shown is None or shown.version > target:
+            shown = engine.new_match(match.seed)
+        for action in live.actions[shown.version:target]:
+            shown = engine.apply(shown, action)
+        self.shown = shown
+        return presenters.watch_view(match, shown, live.version)
+
+    def shown_upto(self, live: engine.MatchState) -> int:
+        """How many of the live match's actions a watcher sees."""
+        delay = float(settings.SPECTATOR_DELAY_SECONDS)
+        if delay <= 0:
+            return max(0, live.version - WATCH_BEHIND)
+        cutoff = timezone.now() - timedelta(seconds=delay)
+        return min(live.version, Action.objects.filter(match_id=self.match_id, made_at__lte=cutoff).count())

@@ -26,10 +26,14 @@ from .events import NoticeRecorded
 from .models import Notice
 
 
-def record(user_id: int, match_id: int, seq: int, kind: str) -> tuple[Notice, dict[str, Any]] | None:
-    """Store one notice and return it with the message for the user's tabs; None if it was already sent."""
-    match = Match.objects.filter(pk=match_id).first()
-    if match is None:
+def record(user_id: int, match_id: int | None, seq: int, kind: str,
+           table_id: int | None = None) -> tuple[Notice, dict[str, Any]] | None:
+    """Store one notice and return it with the message for the user's tabs; None if it was already sent. A
+    challenge is about a table (``table_id``), not yet a match."""
+    if kind == Notice.Kind.CHALLENGE:
+        return _record_challenge(user_id, table_id)
+    match = Match.objects.filter(pk=match_id).first() if match_id is not None else None
+    if match is None or match_id is None:
         return None
     try:
         with transaction.atomic():
@@ -51,8 +55,29 @@ def record(user_id: int, match_id: int, seq: int, kind: str) -> tuple[Notice, di
     return obj, payload
 
 
+def _record_challenge(user_id: int, table_id: int | None) -> tuple[Notice, dict[str, Any]] | None:
+    """A friend challenged the person to a private table they are invited to: once per table."""
+    table = Table.objects.select_related("host").filter(pk=table_id).first() if table_id is not None else None
+    if table is None:
+        return None
+    try:
+        with transaction.atomic():
+            obj = Notice.objects.create(user_id=user_id, table=table, seq=0, kind=Notice.Kind.CHALLENGE)
+            outbox.emit(NoticeRecorded(obj.pk, user_id, None, 0, Notice.Kind.CHALLENGE, table.pk))
+    except IntegrityError:
+        return None
+    return obj, {"type": "notice", "kind": Notice.Kind.CHALLENGE, "match_id": None, "seq": 0, "deadline": None,
+                 "table_id": table.pk, "asked_by": table.host.get_username(), "url": f"/tables/{table.pk}/"}
+
+
 def _email_text(notice: Notice) -> tuple[str, str]:
+    if notice.kind == Notice.Kind.CHALLENGE:
+        host = notice.table.host.get_username() if notice.table else ""
+        subject = _("Call Break: %(name)s challenges you to a match") % {"name": host}
+        link = f"{settings.SITE_URL.rstrip('/')}/tables/{notice.table_id}/"
+        return subject, "\n\n".join((subject, link, _("Turn these emails off in your settings.")))
     match = notice.match
+    assert match is not None
     link = f"{settings.SITE_URL.rstrip('/')}/play/{match.pk}/"
     left = ""
     if match.deadline and notice.kind in (Notice.Kind.YOUR_TURN, Notice.Kind.REMINDER):
@@ -77,7 +102,7 @@ def _email_text(notice: Notice) -> tuple[str, str]:
 def send_notice_email(notice_id: int) -> bool:
     """Send the notice's email once (``emailed`` is set under a row lock)."""
     with transaction.atomic():
-        obj = Notice.objects.select_for_update().select_related("match").filter(pk=notice_id).first()
+        obj = Notice.objects.select_for_update().select_related("match", "table__host").filter(pk=notice_id).first()
         if obj is None or obj.emailed:
             return False
         user = get_user_model().objects.filter(pk=obj.user_id, is_active=True).first()

@@ -14,19 +14,21 @@ class NoticeRecorded(Event):
 
     notice_id: int
     user_id: int
-    match_id: int
+    match_id: int | None
     seq: int
     kind: str
+    table_id: int | None = None
 
 
 @dataclass(frozen=True)
 class NoticeDue(Event):
     """Tell a person about a match (``kind``: a ``Notice.Kind``): once, in their tabs and by email. For concepts
-    above notices (nothing emits it today; quick match would, for ``quick_match``). Those below emit their own
-    events (a turn autoplayed, a reminder due, a rematch asked), which ``games.notices.reactions`` turns into
-    notices."""
+    above notices (friends, for a ``challenge``: then ``table_id`` names the table and ``match_id`` is None).
+    Those below emit their own events (a turn autoplayed, a reminder due, a rematch asked), which
+    ``games.notices.reactions`` turns into notices."""
 
     user_id: int
-    match_id: int
+    match_id: int | None
     seq: int
     kind: str
+    table_id: int | None = None

@@ -16,9 +16,14 @@ class Notice(models.Model):
         # Quick match (games/quickmatch) tells a seated person on their open tabs (``/ws/me/``), so nothing records
         # this kind today; push preferences and the email subjects offer it for a notice when nobody is there.
         QUICK_MATCH = "quick_match", "Quick match found"
+        # A friend's challenge (games/friends): about a private table the person is invited to, before any match.
+        CHALLENGE = "challenge", "Challenged by a friend"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notices")
-    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="notices")
+    match = models.ForeignKey("games.Match", null=True, blank=True, on_delete=models.CASCADE, related_name="notices",
+                              help_text="The match it is about; empty for a challenge (a table, no match yet).")
+    table = models.ForeignKey("games.Table", null=True, blank=True, on_delete=models.CASCADE, related_name="+",
+                              help_text="A challenge's table (the person is invited to a seat there).")
     seq = models.PositiveIntegerField()
     kind = models.CharField(max_length=16, choices=Kind.choices)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -28,4 +33,6 @@ class Notice(models.Model):
         ordering = ["-created_at", "-id"]
         constraints = [
             models.UniqueConstraint(fields=["user", "match", "seq", "kind"], name="unique_notice"),
+            models.UniqueConstraint(fields=["user", "table", "kind"], condition=models.Q(table__isnull=False),
+                                    name="unique_table_notice"),
         ]

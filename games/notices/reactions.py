@@ -15,9 +15,9 @@ from .events import NoticeDue
 from .models import Notice
 
 
-def deliver(user_id: int, match_id: int, seq: int, kind: str) -> None:
+def deliver(user_id: int, match_id: int | None, seq: int, kind: str, table_id: int | None = None) -> None:
     """Record one notice and send it, once: a notice already recorded is not sent again."""
-    record = commands.record(user_id, match_id, seq, kind)
+    record = commands.record(user_id, match_id, seq, kind, table_id)
     if record is None:
         return
     notice, payload = record
@@ -48,4 +48,4 @@ def rematch_asked(event: RematchAsked) -> None:
 
 
 def notice_due(event: NoticeDue) -> None:
-    deliver(event.user_id, event.match_id, event.seq, event.kind)
+    deliver(event.user_id, event.match_id, event.seq, event.kind, event.table_id)

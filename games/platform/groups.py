@@ -46,3 +46,9 @@ def bot_events_group(user_id: int) -> str:
     """A bot account's open event streams (``GET /api/bot/events/``): told that an event was recorded (its id
     only); each stream then reads the events from the database."""
     return f"bot-events-{user_id}"
+
+
+def watch_group(match_id: int) -> str:
+    """Every watcher of one match (``/ws/watch/{id}/``): told that the match moved on, each builds the delayed
+    spectator view itself."""
+    return f"watch-{match_id}"

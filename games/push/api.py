@@ -61,6 +61,7 @@ class PreferencesSerializer(serializers.Serializer[Any]):
     rematch = StrictBooleanField(required=False)
     quick_match = StrictBooleanField(
         required=False, help_text="A quick match found (nothing sends it today: seated people hear it on their tabs).")
+    challenge = StrictBooleanField(required=False, help_text="A friend challenges me (a private table, a seat for me).")
 
 
 class PushKeyView(APIView):

@@ -171,7 +171,7 @@ def push_notice(notice_id: int, subscription_id: int, *, last_try: bool = False)
     if not reads.push_on():
         return Outcome("skipped", "push is off")
     with transaction.atomic():
-        notice = Notice.objects.select_related("match").filter(pk=notice_id).first()
+        notice = Notice.objects.select_related("match", "table__host").filter(pk=notice_id).first()
         sub = PushSubscription.objects.filter(pk=subscription_id).first()
         if notice is None or sub is None or sub.user_id != notice.user_id:
             return Outcome("skipped", "no such notice or subscription")
@@ -195,6 +195,11 @@ def push_notice(notice_id: int, subscription_id: int, *, last_try: bool = False)
     return outcome
 
 
+def _topic(notice: Notice) -> str:
+    """One notification per match (a newer one replaces it), or per challenged table."""
+    return f"match-{notice.match_id}" if notice.match_id is not None else f"table-{notice.table_id}"
+
+
 def _push(notice: Notice, sub: PushSubscription, delivery: PushDelivery, *, last_try: bool) -> Outcome:
     if not reads.should_push(notice.user_id, notice.match_id, notice.kind):
         return Outcome("skipped", "not wanted now (turned off, or the match page is open)")
@@ -205,7 +210,7 @@ def _push(notice: Notice, sub: PushSubscription, delivery: PushDelivery, *, last
     now = timezone.now()
     try:
         endpoint = endpoints.parse(sub.endpoint)
-        answer = webpush.send(endpoint, sub.p256dh, sub.auth, data, ttl=ttl, topic=f"match-{notice.match_id}",
+        answer = webpush.send(endpoint, sub.p256dh, sub.auth, data, ttl=ttl, topic=_topic(notice),
                               urgency="high" if notice.kind in reads.URGENT else "normal")
     except endpoints.EndpointRefused as err:
         _failed(sub, now, err.detail)

@@ -37,6 +37,7 @@ class PushPreferences(models.Model):
     handed_over = models.BooleanField(default=True)
     rematch = models.BooleanField(default=True)
     quick_match = models.BooleanField(default=True)
+    challenge = models.BooleanField(default=True)
 
     class Meta:
         verbose_name_plural = "push preferences"

@@ -28,6 +28,7 @@ KINDS: tuple[tuple[str, Any], ...] = (
     (Notice.Kind.HANDED_OVER, gettext_lazy("A bot took over your seat")),
     (Notice.Kind.REMATCH, gettext_lazy("Invitation to a rematch")),
     (Notice.Kind.QUICK_MATCH, gettext_lazy("A quick match was found")),
+    (Notice.Kind.CHALLENGE, gettext_lazy("A friend challenges you")),
 )
 KIND_NAMES = tuple(str(kind) for kind, _label in KINDS)
 
@@ -39,8 +40,9 @@ TTL_SECONDS = {
     Notice.Kind.HANDED_OVER: 24 * 3600,
     Notice.Kind.REMATCH: 24 * 3600,
     Notice.Kind.QUICK_MATCH: 300,
+    Notice.Kind.CHALLENGE: 3600,
 }
-URGENT = {Notice.Kind.YOUR_TURN, Notice.Kind.REMINDER, Notice.Kind.QUICK_MATCH}
+URGENT = {Notice.Kind.YOUR_TURN, Notice.Kind.REMINDER, Notice.Kind.QUICK_MATCH, Notice.Kind.CHALLENGE}
 
 
 def push_on() -> bool:
@@ -58,11 +60,11 @@ def preferences(user_id: int) -> dict[str, bool]:
     return {kind: row is None or bool(getattr(row, kind)) for kind in KIND_NAMES}
 
 
-def should_push(user_id: int, match_id: int, kind: str) -> bool:
+def should_push(user_id: int, match_id: int | None, kind: str) -> bool:
     """Push is on, the person wants this kind, and does not have the match page open (emails agree: no email
     then either)."""
     return (push_on() and preferences(user_id).get(kind, False)
-            and not presence_reads.on_match_page(user_id, match_id)
+            and not (match_id is not None and presence_reads.on_match_page(user_id, match_id))
             and get_user_model().objects.filter(pk=user_id, is_active=True).exists())
 
 
@@ -120,7 +122,7 @@ def _time_left(seconds: float) -> str:
 def ttl(notice: Notice) -> int:
     """Seconds the push service may hold this notice: its kind's, and no longer than the turn it is about."""
     seconds = TTL_SECONDS.get(Notice.Kind(notice.kind), 3600)
-    deadline = notice.match.deadline
+    deadline = notice.match.deadline if notice.match is not None else None
     if deadline and notice.kind in (Notice.Kind.YOUR_TURN, Notice.Kind.REMINDER):
         seconds = min(seconds, int((deadline - timezone.now()).total_seconds()))
     return max(0, seconds)
@@ -128,7 +130,14 @@ def ttl(notice: Notice) -> int:
 
 def payload(notice: Notice, language: str) -> dict[str, Any]:
     """``{"type", "match_id", "title", "body", "url"}`` in ``language``: which match and what to do, no cards."""
+    if notice.kind == Notice.Kind.CHALLENGE:  # a table, no match yet
+        with translation.override(language_of(language)):
+            host = notice.table.host.get_username() if notice.table is not None else ""
+            return {"type": str(Notice.Kind.CHALLENGE), "match_id": None, "table_id": notice.table_id,
+                    "title": _("A challenge"), "body": _("%(name)s challenges you to a match.") % {"name": host},
+                    "url": f"/tables/{notice.table_id}/"}
     match = notice.match
+    assert match is not None
     url = f"/play/{match.pk}/"
     with translation.override(language_of(language)):
         left = ""

@@ -220,6 +220,7 @@ def pair(now: datetime | None = None) -> list[int]:
                 continue  # at its cap (a match accepted meanwhile): seated once one of its matches ends
             else:
                 pools[(seek.pool, seek.pace, seek.rated)].append(seek)
+        blocked = account_reads.blocked_pairs(set(users))
         for (pool_name, _, rated), pool in pools.items():
             wait = bots_after(pool_name)
             while pool:
@@ -229,7 +230,12 @@ def pair(now: datetime | None = None) -> list[int]:
                 if rated and pool_name == Seek.Pool.PEOPLE:
                     width = window(waited)
                     others = [s for s in others if abs(s.skill - anchor.skill) <= width]
-                group = [anchor, *others[:3]]
+                group = [anchor]
+                for seek in others:  # never two who blocked one another at one table
+                    if len(group) == 4:
+                        break
+                    if not any(frozenset((seek.user_id, s.user_id)) in blocked for s in group):
+                        group.append(seek)
                 if len(group) == 4 or waited >= wait:
                     made.append(_seat(group, users, now))
                     taken = {s.pk for s in group}

@@ -109,8 +109,14 @@ def join_table(user: Any, table_id: object, *, seat: int | None = None, code: st
             account_reads.check_may_play_rated(user)  # 403 guest_unrated: a guest joins unrated tables only
         check_bot_match_cap(user, waiting=reads.open_seats_held(user))
         seats = list(table.seats.select_for_update().order_by("index"))
+        # 403 blocked: nobody sits with someone who blocked them (or whom they blocked), by any door
+        account_reads.check_not_blocked(user, _people_at(table, seats))
         target: TableSeat | None
-        if seat is not None:
+        invited = next((s for s in seats if s.invited_id == user.pk), None)
+        if invited is not None and seat in (None, invited.index):
+            target = invited  # a person invited to a seat (a friend's challenge) takes that one
+            target.invited = None
+        elif seat is not None:
             if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
                 raise GameError("bad_seat", "A seat is 0, 1, 2 or 3.")
             target = seats[seat]
@@ -121,9 +127,14 @@ def join_table(user: Any, table_id: object, *, seat: int | None = None, code: st
             if target is None:
                 raise TableConflict("table_full", "The table is full.")
         target.user, target.bot = user, ""
-        target.save(update_fields=["user", "bot"])
+        target.save(update_fields=["user", "bot", "invited"])
         outbox.emit(TableChanged(table.pk))
     return table
+
+
+def _people_at(table: Table, seats: list[TableSeat]) -> set[int]:
+    """The people a newcomer would sit with: the host, everyone seated, everyone invited."""
+    return {table.host_id} | {s.user_id for s in seats if s.user_id} | {s.invited_id for s in seats if s.invited_id}
 
 
 def join_by_room_code(user: Any, code: object) -> Table:
@@ -210,16 +221,49 @@ def invite_bot(user: Any, table_id: object, index: object, username: object) -> 
         bot = get_user_model().objects.filter(username__iexact=username.strip(), is_active=True).first()
         if bot is None or not account_reads.is_bot_account(bot):
             raise NotFound("No bot account of that name.")
-        if table.seats.filter(Q(user=bot) | Q(invited=bot)).exists():
-            raise TableConflict("already_seated", "That bot sits at this table or is invited already.")
-        seat = table.seats.select_for_update().get(index=index)
-        if not seat.is_empty:
-            raise TableConflict("seat_taken", "That seat is taken.")
-        seat.invited = bot
-        seat.save(update_fields=["invited"])
-        outbox.emit(TableChanged(table.pk))
+        _invite(table, index, bot)
         outbox.emit(BotInvited(table.pk, bot.pk, index))
     return table
+
+
+def _invite(table: Table, index: int, guest: Any) -> None:
+    """``guest`` is invited to the empty seat ``index`` of a locked open table: 409 when it sits there or is
+    invited already, or the seat is taken; 403 ``blocked`` when it and anyone at the table blocked one another."""
+    if table.seats.filter(Q(user=guest) | Q(invited=guest)).exists():
+        raise TableConflict("already_seated", "That player sits at this table or is invited already.")
+    seats = list(table.seats.select_for_update().order_by("index"))
+    account_reads.check_not_blocked(guest, _people_at(table, seats))
+    seat = seats[index]
+    if not seat.is_empty:
+        raise TableConflict("seat_taken", "That seat is taken.")
+    seat.invited = guest
+    seat.save(update_fields=["invited"])
+    outbox.emit(TableChanged(table.pk))
+
+
+def invite_person(user: Any, table_id: object, index: int, guest: Any) -> Table:
+    """The host invites a person to an empty seat of an open table (a friend's challenge): the table becomes
+    visible to them and they take that seat by joining it (``join_table``), or leave it (``answer_invitation``
+    with ``accept=False``). 403 ``blocked`` at any block between them and anyone at the table."""
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index <= 3:
+        raise GameError("bad_seat", "A seat is 0, 1, 2 or 3.")
+    with transaction.atomic():
+        table = _locked(table_id)
+        _host_only(table, user)
+        _open(table)
+        if not guest.is_active:
+            raise NotFound("No such player.")
+        _invite(table, index, guest)
+    return table
+
+
+def withdraw_invitation(table_id: int, guest: Any) -> None:
+    """``guest``'s invitation to an open table is withdrawn (one of them blocked the other): the seat is empty
+    again and the guest no longer sees the table."""
+    with transaction.atomic():
+        table = _locked(table_id)
+        if table.status == Table.Status.OPEN and table.seats.filter(invited=guest).update(invited=None):
+            outbox.emit(TableChanged(table.pk, (guest.pk,)))
 
 
 def answer_invitation(user: Any, table_id: object, *, accept: bool) -> Table:
@@ -232,7 +276,11 @@ def answer_invitation(user: Any, table_id: object, *, accept: bool) -> Table:
             raise NotFound("No invitation of yours at this table.")
         _open(table)
         if accept:
+            if table.rated:
+                account_reads.check_may_play_rated(user)
             check_bot_match_cap(user, waiting=reads.open_seats_held(user))
+            others = [s for s in table.seats.all() if s.pk != seat.pk]
+            account_reads.check_not_blocked(user, _people_at(table, others))
             seat.user = user
         seat.invited = None
         seat.save(update_fields=["user", "invited"])
@@ -253,6 +301,8 @@ def start_table(user: Any, table_id: object) -> Match:
         for s in seats:
             if not s.user_id:
                 check_rated_bot(table, s.bot)
+        if account_reads.blocked_pairs({s.user_id for s in seats if s.user_id}):  # blocked after they sat down
+            raise Forbidden("blocked", account_reads.BLOCKED)
         specs = [SeatSpec(user=s.user) if s.user_id else SeatSpec(bot=s.bot) for s in seats]
         # a private table's people are its host and those who came by its invitation: they may chat
         match = create_match(seats=specs, created_by=user, move_seconds=table.move_seconds, rated=table.rated,
@@ -291,6 +341,8 @@ def _check_rematch_seats(old: Table, seats: list[Seat]) -> None:
     closed, a bot account may be at its cap): a rated one seats rated bot levels only (the ladder's, among bot
     accounts: its house bots too)."""
     users = {u.pk: u for u in get_user_model().objects.filter(pk__in=[s.user_id for s in seats if s.user_id])}
+    if account_reads.blocked_pairs(set(users)):  # one blocked another since: no rematch together
+        raise Forbidden("blocked", account_reads.BLOCKED)
     for seat in seats:
         if seat.user_id is None:
             if old.rated:

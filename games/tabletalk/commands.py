@@ -170,6 +170,8 @@ def send_chat(user_id: int, match_id: int, text: object) -> dict[str, Any]:
         raise ChatClosed("You resigned this match: its chat is read-only for you.")
     if account_reads.is_guest(user_id):  # guests react with emotes only, until they keep their games
         raise Forbidden("guest_chat", account_reads.GUEST_NO_CHAT)
+    # 403 blocked: one of the people here and the author blocked one another (after the match began)
+    account_reads.check_not_blocked(user_id, [s.user_id for s in store.seats_of(match) if s.user_id])
     clean = clean_chat_text(text)
     with transaction.atomic():
         message = ChatMessage.objects.create(match_id=match.pk, author_id=user_id, seat=seat.index, text=clean)

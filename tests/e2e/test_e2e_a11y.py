@@ -95,9 +95,12 @@ def test_every_page_is_accessible(browser: Any, site_url: str) -> None:
         page.wait_for_url(re.compile(r".*/tables/\d+/$"))
         page.wait_for_selector("[data-testid=seat-0]")
         check(page, "table room", failures)
-        for path in ("/leaderboard/", f"/players/{username}/", "/settings/", "/rules/"):
+        for path in ("/leaderboard/", f"/players/{username}/", "/settings/", "/rules/", "/watch/"):
             page.goto(base + path)
             check(page, f"{path} (signed in)", failures)
+        page.goto(f"{base}/friends/")
+        page.wait_for_selector("#friend-list li")
+        check(page, "friends", failures)
         # a phone: the menu opens
         page.set_viewport_size({"width": 360, "height": 740})
         page.goto(f"{base}/")

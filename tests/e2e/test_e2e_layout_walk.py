@@ -131,6 +131,13 @@ def site(browser: Any, site_url: str, site_env: dict[str, str], manage: Any) -> 
                               headers={"X-CSRFToken": _csrf(page)})
     assert table.ok, table.text()
     table_id = int(table.json()["id"])
+    # a friend to list (followed by the walker), and the walker's match at a card to play is watched
+    friend = "walkfriend_" + secrets.token_hex(2)
+    signed = page.request.post(f"{base}/api/auth/signup/", headers={"X-CSRFToken": _csrf(page)},
+                               data={"username": friend, "password": "Walk-" + secrets.token_hex(8)})
+    assert signed.ok, signed.text()
+    followed = page.request.put(f"{base}/api/friends/{friend}/", headers={"X-CSRFToken": _csrf(page)})
+    assert followed.ok, followed.text()
     # the review of the finished match is made in a thread of the server: wait for it once here
     for _ in range(300):
         if page.request.get(f"{base}/api/matches/{finished}/analysis/").status == 200:
@@ -221,6 +228,9 @@ def _walk(site: Site) -> list[tuple[str, str, bool, Callable[[Any], None]]]:
         ("table-room", f"/tables/{site.table}/", True, _selector("[data-testid=room-code]")),
         ("settings", "/settings/", True, _selector("main form")),
         ("leaderboard", "/leaderboard/", True, _selector("main h1")),
+        ("friends", "/friends/", True, _selector("[data-testid^=friend-status-]")),
+        ("watch-list", "/watch/", True, _selector("[data-testid=watch-list]")),
+        ("watch", f"/watch/{site.four_left}/", True, _selector(".watch-play .card")),
     ]
 
 

@@ -20,8 +20,8 @@ CHANGED = {
 # Keys added since the snapshot to settings that are dicts (the rest of each dict keeps its value).
 EXTENDED: dict[str, set[str]] = {
     # offline matches uploaded when back online (issue 43): their rate scope and route
-    "RATE_LIMITS": {"offline_upload"},
-    "RATE_LIMIT_ROUTES": {"api-offline-matches"},
+    "RATE_LIMITS": {"offline_upload", "following", "challenges"},  # and friends (issue 41)
+    "RATE_LIMIT_ROUTES": {"api-offline-matches", "api-follow", "api-block", "api-challenge"},
 }
 
 # Modules moved into the platform and web wings of games (issue 40, item 7): the settings name the same classes
@@ -60,6 +60,11 @@ ADDED: dict[str, tuple[object, str, object]] = {
     "WORKER_METRICS_PORT": (0, "9101", 9101),
     "OFFLINE_REPLAY_MAX_BYTES": (65536, "1000", 1000),  # issue 43: an offline match's replay
     "BEAT_LEASE_SECONDS": (30.0, "12", 12.0),  # issue 42: one beat for the site
+    # issue 41: watching and friends
+    "SPECTATOR_DELAY_SECONDS": (0.0, "30", 30.0),
+    "WATCH_TOP_PLAYERS": (100, "20", 20),
+    "WATCH_LIST_SIZE": (24, "12", 12),
+    "FOLLOWS_PER_USER": (500, "50", 50),
 }
 
 # Read the environment: only here (gunicorn reads its file before Django's settings exist; see its comment).

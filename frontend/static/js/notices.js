@@ -31,11 +31,12 @@ function text(msg) {
     case "rematch": return msg.asked_by
       ? fmt(_("%(name)s wants a rematch of match #%(id)s"), { name: msg.asked_by, id })
       : fmt(_("Rematch: the players of match #%(id)s are invited to a new table"), { id });
+    case "challenge": return fmt(_("%(name)s challenges you to a match"), { name: msg.asked_by });
     default: return null;
   }
 }
 
-const keyOf = (msg) => (msg.kind === "rematch" ? `t${msg.table_id}` : `m${msg.match_id}`);
+const keyOf = (msg) => (msg.kind === "rematch" || msg.kind === "challenge" ? `t${msg.table_id}` : `m${msg.match_id}`);
 
 function dismiss(key) {
   const known = shown.get(key);
@@ -58,7 +59,11 @@ export function showNotice(msg) {
   span.textContent = words;
   const a = document.createElement("a");
   a.className = "btn btn-small";
-  if (msg.kind === "rematch") {
+  if (msg.kind === "challenge") {
+    // a friend's private table, a seat there waiting for this person
+    a.href = `/tables/${encodeURIComponent(msg.table_id)}/`;
+    a.textContent = _("Answer");
+  } else if (msg.kind === "rematch") {
     // answered (yes / no) on the end dialog of the finished match
     a.href = `/play/${encodeURIComponent(msg.match_id)}/`;
     a.textContent = _("Answer");

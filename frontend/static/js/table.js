@@ -7,7 +7,7 @@
 //   solo.js        the other transport: a match against bots in the offline engine (/play-offline/), same interface
 import { ApiError } from "./api.js";
 import { reasonText } from "./cards.js";
-import { _ } from "./i18n.js";
+import { _, fmt } from "./i18n.js";
 import { createChat } from "./table/chat.js";
 import { createClock } from "./table/clock.js";
 import { modal } from "./table/dialogs.js";
@@ -101,7 +101,16 @@ const emotes = createEmotes(app, { send: (msg) => conn.sendSocial(msg), frame: (
 const chat = createChat(app, { send: (msg) => conn.sendSocial(msg), frame: () => pacer.frame });
 // who hears what: chat's messages and refusals go to the chat, emotes' to the reactions, mutes to both
 const CHAT_ABOUT = new Set(["chat", "report"]);
+const watchCount = app.querySelector(".watch-count");
 function social(msg) {
+  if (msg.type === "watchers") { // how many watch this table (a trick behind, no hand: games/watching)
+    const n = Number(msg.count) || 0;
+    watchCount.hidden = n === 0;
+    watchCount.textContent = `👁 ${n}`;
+    watchCount.title = fmt(_("%(n)s watching"), { n });
+    watchCount.setAttribute("aria-label", watchCount.title);
+    return;
+  }
   const forChat = msg.type === "error" ? CHAT_ABOUT.has(msg.about) : msg.type !== "emote";
   if (forChat) chat.receive(msg);
   if (msg.type === "error" ? !CHAT_ABOUT.has(msg.about) : msg.type === "emote" || msg.type === "mutes") emotes.receive(msg);

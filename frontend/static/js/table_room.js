@@ -218,6 +218,10 @@ function render(table) {
     if (s.kind === "empty" && table.you_host) {
       li.appendChild(inviteForm(s.seat));
     }
+    if (s.kind === "invited" && s.invited_you) { // a friend's challenge: take the seat, or leave it
+      li.appendChild(button(_("Accept"), `accept-${s.seat}`, async () => await post("join/", { seat: s.seat, code })));
+      li.appendChild(button(_("Decline"), `decline-${s.seat}`, async () => { await post("invitation/", { accept: false }); leaving = true; location.href = "/friends/"; }, "linklike"));
+    }
     if (s.kind === "invited" && table.you_host) {
       li.appendChild(button(_("Cancel invitation"), `uninvite-${s.seat}`, async () => await post(`seats/${s.seat}/clear/`), "linklike"));
     }

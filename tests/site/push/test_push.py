@@ -447,7 +447,7 @@ def test_settings_page_turns_kinds_on_and_off(make_user: Any, vapid: tuple[str, 
     assert r.status_code == 302
     assert client_for(amy).get("/api/me/push-preferences/").json() == {
         "your_turn": True, "reminder": False, "autopilot": False, "handed_over": False, "rematch": True,
-        "quick_match": True}  # not on the page (no quick matches yet): unchanged
+        "quick_match": True, "challenge": False}  # quick_match is not on the page (none sent yet): unchanged
     sub = PushSubscription.objects.get()
     assert c.post(f"/settings/push/{sub.pk}/remove/").status_code == 302
     assert not PushSubscription.objects.exists()

@@ -17,7 +17,7 @@ const ANSWER_WAIT = 3000;
 const SOCKET_ANSWER_WAIT = 8000;
 // The HTTP status the REST endpoint answers each socket error code with, so callers handle both alike.
 // Messages about the people at the table rather than the match.
-const SOCIAL = new Set(["emote", "mutes", "chat", "chat_history", "reported"]);
+const SOCIAL = new Set(["emote", "mutes", "chat", "chat_history", "reported", "watchers"]);
 const STATUS_OF = { stale_seq: 409, not_found: 404, throttled: 429, unavailable: 503, server_error: 500 };
 
 export function createConnection(matchId, { onView, onStatus, onLive, onSocial = () => {} }) {
