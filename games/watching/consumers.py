@@ -40,6 +40,10 @@ CLOSE_UNAUTHENTICATED = 4401
 CLOSE_PRIVATE = 4403
 CLOSE_NOT_FOUND = 4404
 RENEW_SECONDS = 120.0
+# A watcher's view is read beside the request threads on PostgreSQL (many watchers at once); on SQLite (the
+# embedded default, one process) in the one database thread, where a read beside a write of the same in-memory
+# database fails with "table is locked" instead of waiting.
+READ_BESIDE = settings.DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3"
 
 
 async def _tell_count(layer: Any, match_id: int) -> None:
@@ -147,7 +151,7 @@ class WatchSocket(FollowsAccount, AsyncJsonWebsocketConsumer):  # type: ignore[m
         if not await self.credential_still_valid():
             await self.shut_down()
             return
-        view = await database_sync_to_async(self.view.read, thread_sensitive=False)()
+        view = await database_sync_to_async(self.view.read, thread_sensitive=not READ_BESIDE)()
         if self.shut:
             return
         if view is None:
