@@ -108,6 +108,7 @@ def report(rows: list[dict[str, Any]], bots: list[str] | None = None) -> str:
         f"`{b}` margin | `{b}` win share | `{b}` bids made | `{b}` 5th deal" for b in bots) + " |",
         "|---|---:|" + "---:|" * (4 * len(bots))]
     diffs: list[str] = []
+    bid_rows: list[str] = []
     violations = sum(1 for r in rows if r["violation"])
     for style in styles:
         seeds = sorted({(r["prefix"], r["seed"]) for r in rows if r["style"] == style})
@@ -125,6 +126,11 @@ def report(rows: list[dict[str, Any]], bots: list[str] | None = None) -> str:
             made = [float(g["won"][d][g["seat"]] >= g["bids"][d][g["seat"]]) for g in games for d in range(5)]
             fifth = [g["scores"][4][g["seat"]] - statistics.fmean(
                 sc for s, sc in enumerate(g["scores"][4]) if s != g["seat"]) for g in games]  # points
+            gaps = [g["won"][d][g["seat"]] - g["bids"][d][g["seat"]] for g in games for d in range(5)]
+            mean_bid = statistics.fmean(g["bids"][d][g["seat"]] for g in games for d in range(5))
+            bid_rows.append(f"| {style} | `{b}` | {mean_bid:.2f}"
+                            f" | {_ci([float(x) for x in gaps])} | {sum(x == -1 for x in gaps) / len(gaps):.1%}"
+                            f" | {sum(x <= -2 for x in gaps) / len(gaps):.1%} |")
             cells.append(f"{_ci(margins)} | {_ci(wins, 100, '.1f', '%')} | {_ci(made, 100, '.1f', '%')} | "
                          f"{_ci(fifth)}")
         out.append(f"| {style} | {len(complete) * 4} | " + " | ".join(cells) + " |")
@@ -132,6 +138,9 @@ def report(rows: list[dict[str, Any]], bots: list[str] | None = None) -> str:
             d = [x - y for x, y in zip(per_bot[bots[0]], per_bot[b], strict=True)]
             diffs.append(f"| {style} | `{bots[0]}` − `{b}` | {len(d)} | {_ci(d)} |")
     text = "\n".join(out)
+    if bid_rows:
+        text += ("\n\n| style | bot | mean bid | tricks − bid | missed by 1 | missed by 2+ |\n"
+                 "|---|---|---:|---:|---:|---:|\n" + "\n".join(bid_rows))
     if diffs:
         text += "\n\n| style | paired difference | matches | margin a match |\n|---|---|---:|---:|\n" + "\n".join(diffs)
     return text + f"\n\nreplays verified: {len(rows)}, violations: {violations}"
