@@ -100,42 +100,44 @@ def _ci(values: list[float], scale: float = 1.0, fmt: str = "+.2f", unit: str = 
 
 
 def report(rows: list[dict[str, Any]], bots: list[str] | None = None) -> str:
-    """The league table (markdown) of complete seeds: every bot has played all four rotations of the seed."""
+    """The league table (markdown) of complete seeds: every bot has played all four rotations of the seed.  A last
+    row pools the ``spar-*`` styles (the league proper) when more than one of them was played."""
     bots = bots or list(dict.fromkeys(r["bot"] for r in rows))
     styles = list(dict.fromkeys(r["style"] for r in rows))
     by: dict[tuple[str, str, int, int, str], dict[str, Any]] = {_key(r): r for r in rows}
+    games: dict[str, dict[str, list[dict[str, Any]]]] = {}  # style -> bot -> matches, in the same order per bot
+    for style in styles:
+        seeds = sorted({(r["prefix"], r["seed"]) for r in rows if r["style"] == style})
+        complete = [(p, i) for p, i in seeds if all((b, style, i, rot, p) in by for b in bots for rot in range(4))]
+        if complete:
+            games[style] = {b: [by[(b, style, i, rot, p)] for p, i in complete for rot in range(4)] for b in bots}
+    league = [st for st in games if st.startswith("spar-")]
+    if len(league) > 1:
+        games[f"league ({len(league)} spar styles pooled)"] = {
+            b: [g for st in league for g in games[st][b]] for b in bots}
     out = ["| style | matches | " + " | ".join(
         f"`{b}` margin | `{b}` win share | `{b}` bids made | `{b}` 5th deal" for b in bots) + " |",
         "|---|---:|" + "---:|" * (4 * len(bots))]
     diffs: list[str] = []
     bid_rows: list[str] = []
-    violations = sum(1 for r in rows if r["violation"])
-    for style in styles:
-        seeds = sorted({(r["prefix"], r["seed"]) for r in rows if r["style"] == style})
-        complete = [(p, i) for p, i in seeds
-                    if all((b, style, i, rot, p) in by for b in bots for rot in range(4))]
-        if not complete:
-            continue
+    for style, per_bot in games.items():
         cells = []
-        per_bot: dict[str, list[float]] = {}
         for b in bots:
-            games = [by[(b, style, i, rot, p)] for p, i in complete for rot in range(4)]
-            margins = [margin(g) for g in games]
-            per_bot[b] = margins
-            wins = [1 / len(g["winners"]) if g["seat"] in g["winners"] else 0.0 for g in games]
-            made = [float(g["won"][d][g["seat"]] >= g["bids"][d][g["seat"]]) for g in games for d in range(5)]
+            gs = per_bot[b]
+            wins = [1 / len(g["winners"]) if g["seat"] in g["winners"] else 0.0 for g in gs]
+            made = [float(g["won"][d][g["seat"]] >= g["bids"][d][g["seat"]]) for g in gs for d in range(5)]
             fifth = [g["scores"][4][g["seat"]] - statistics.fmean(
-                sc for s, sc in enumerate(g["scores"][4]) if s != g["seat"]) for g in games]  # points
-            gaps = [g["won"][d][g["seat"]] - g["bids"][d][g["seat"]] for g in games for d in range(5)]
-            mean_bid = statistics.fmean(g["bids"][d][g["seat"]] for g in games for d in range(5))
+                sc for s, sc in enumerate(g["scores"][4]) if s != g["seat"]) for g in gs]  # points
+            gaps = [g["won"][d][g["seat"]] - g["bids"][d][g["seat"]] for g in gs for d in range(5)]
+            mean_bid = statistics.fmean(g["bids"][d][g["seat"]] for g in gs for d in range(5))
             bid_rows.append(f"| {style} | `{b}` | {mean_bid:.2f}"
                             f" | {_ci([float(x) for x in gaps])} | {sum(x == -1 for x in gaps) / len(gaps):.1%}"
                             f" | {sum(x <= -2 for x in gaps) / len(gaps):.1%} |")
-            cells.append(f"{_ci(margins)} | {_ci(wins, 100, '.1f', '%')} | {_ci(made, 100, '.1f', '%')} | "
-                         f"{_ci(fifth)}")
-        out.append(f"| {style} | {len(complete) * 4} | " + " | ".join(cells) + " |")
+            cells.append(f"{_ci([margin(g) for g in gs])} | {_ci(wins, 100, '.1f', '%')} | "
+                         f"{_ci(made, 100, '.1f', '%')} | {_ci(fifth)}")
+        out.append(f"| {style} | {len(per_bot[bots[0]])} | " + " | ".join(cells) + " |")
         for b in bots[1:]:
-            d = [x - y for x, y in zip(per_bot[bots[0]], per_bot[b], strict=True)]
+            d = [margin(x) - margin(y) for x, y in zip(per_bot[bots[0]], per_bot[b], strict=True)]
             diffs.append(f"| {style} | `{bots[0]}` − `{b}` | {len(d)} | {_ci(d)} |")
     text = "\n".join(out)
     if bid_rows:
@@ -143,6 +145,7 @@ def report(rows: list[dict[str, Any]], bots: list[str] | None = None) -> str:
                  "|---|---|---:|---:|---:|---:|\n" + "\n".join(bid_rows))
     if diffs:
         text += "\n\n| style | paired difference | matches | margin a match |\n|---|---|---:|---:|\n" + "\n".join(diffs)
+    violations = sum(1 for r in rows if r["violation"])
     return text + f"\n\nreplays verified: {len(rows)}, violations: {violations}"
 
 
