@@ -135,12 +135,16 @@ def py_ismcts(
     return sorted(out)
 
 
+#: Whether the built kernel's search takes the bids (a kernel built before it did plays for the bids in Python).
+_KERNEL_BIDS = KERNEL_MODULE is not None and "bids" in (getattr(KERNEL_MODULE, "ismcts", None).__doc__ or "")
+
+
 def ismcts(
     worlds: Sequence[Sequence[int]], leader: int, trick: Sequence[int], won: Sequence[int], first: bool,
     iterations: int, exploration: float, seed: int, bids: Sequence[int] | None = None,
 ) -> list[tuple[int, int]]:
     """:func:`py_ismcts`, in the C kernel when it is built (the same visits, faster)."""
-    if KERNEL_MODULE is None or not hasattr(KERNEL_MODULE, "ismcts"):
+    if KERNEL_MODULE is None or not hasattr(KERNEL_MODULE, "ismcts") or bids is not None and not _KERNEL_BIDS:
         return py_ismcts(worlds, leader, trick, won, first, iterations, exploration, seed, bids)
     args = [[list(x) for x in worlds], leader, list(trick), list(won), first, iterations, exploration, seed]
     if bids is not None:
