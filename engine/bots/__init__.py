@@ -9,7 +9,7 @@ bots, so every name is known once ``engine.bots`` is imported.
 
 from __future__ import annotations
 
-from . import basic, heuristic, ismcts, search, strong
+from . import basic, heuristic, ismcts, league, search, strong
 from .registry import (
     AUTOPILOT_LEVEL,
     DEFAULT_BOT,
@@ -26,4 +26,4 @@ from .registry import (
 BOT_NAMES: list[str] = bot_names()
 
 __all__ = ["AUTOPILOT_LEVEL", "BOT_NAMES", "DEFAULT_BOT", "LEVELS", "PLAYER_FACING_LEVELS", "Bot", "basic",
-           "bot_names", "decide", "get_bot", "heuristic", "ismcts", "register", "resolve", "search", "strong"]
+           "bot_names", "decide", "get_bot", "heuristic", "ismcts", "league", "register", "resolve", "search", "strong"]

@@ -677,17 +677,22 @@ static PyObject *py_bid_for(PyObject *self, PyObject *args) {
     return PyLong_FromLong(bid_for(est, me, totals, deal));
 }
 
-/* ismcts(worlds, leader, trick, won, first, iterations, exploration, seed) -> [(card, visits)] of the root:
- * engine/bots/ismcts.py's py_ismcts step for step (the same SplitMix64 draws, the same node order). */
+/* ismcts(worlds, leader, trick, won, first, iterations, exploration, seed, bids=None) -> [(card, visits)] of the root:
+ * engine/bots/ismcts.py's py_ismcts step for step (the same SplitMix64 draws, the same node order).  A node's reward
+ * is the tricks of the seat that played its card over 13, or with ``bids`` that seat's deal score (tenths) plus 130,
+ * over 260: every seat plays for its bid. */
 typedef struct { int card, seat, child, sibling, visits, avail; double reward; } is_node;
 
 static PyObject *py_ismcts(PyObject *self, PyObject *args) {
-    PyObject *wo, *to, *wno;
+    PyObject *wo, *to, *wno, *bo = Py_None;
     int leader0, first0, iterations;
     double expl;
     unsigned long long seed;
-    if (!PyArg_ParseTuple(args, "OiOOpidK", &wo, &leader0, &to, &wno, &first0, &iterations, &expl, &seed)) return NULL;
-    int trick0[4], won0[4];
+    if (!PyArg_ParseTuple(args, "OiOOpidK|O", &wo, &leader0, &to, &wno, &first0, &iterations, &expl, &seed, &bo))
+        return NULL;
+    int trick0[4], won0[4], bids[4] = {0, 0, 0, 0};
+    int for_bids = bo != Py_None;
+    if (for_bids && read_ints4(bo, bids, "bids") < 0) return NULL;
     int n0 = read_ints(to, trick0, 3, "trick");
     if (n0 < 0 || check_cards(trick0, n0) < 0) return NULL;
     if (read_ints4(wno, won0, "won") < 0) return NULL;
@@ -748,7 +753,16 @@ static PyObject *py_ismcts(PyObject *self, PyObject *args) {
             deal_play(&d, c);
         }
         if (bad) { PyMem_Free(worlds); PyMem_Free(nodes); PyErr_SetString(PyExc_ValueError, "hands of unequal size"); return NULL; }
-        for (int i = 0; i < np; i++) { nodes[path[i]].visits++; nodes[path[i]].reward += d.won[nodes[path[i]].seat] / 13.0; }
+        for (int i = 0; i < np; i++) {
+            int q = nodes[path[i]].seat;
+            nodes[path[i]].visits++;
+            if (for_bids) {
+                int score = d.won[q] >= bids[q] ? bids[q] * 10 + (d.won[q] - bids[q]) : -bids[q] * 10;
+                nodes[path[i]].reward += (score + 130) / 260.0;
+            } else {
+                nodes[path[i]].reward += d.won[q] / 13.0;
+            }
+        }
     }
     PyObject *out = PyList_New(0);
     for (int ch = nodes[0].child; out && ch >= 0; ch = nodes[ch].sibling) {
@@ -1083,7 +1097,7 @@ static PyMethodDef methods[] = {
      "refine(worlds, allowed, played_by, bids, totals, meta, sigma, bid_miss, play_miss, steps, seed, style=None) -> worlds"},
     {"estimate_tricks", py_estimate_tricks, METH_VARARGS, "estimate_tricks(hand) -> tricks"},
     {"ismcts", py_ismcts, METH_VARARGS,
-     "ismcts(worlds, leader, trick, won, first, iterations, exploration, seed) -> [(card, visits)]"},
+     "ismcts(worlds, leader, trick, won, first, iterations, exploration, seed, bids=None) -> [(card, visits)]"},
     {"play_out_mixed", py_play_out_mixed, METH_VARARGS,
      "play_out_mixed(hands, pub, leader, trick, won, bids, first, noise, seed) -> tricks won"},
     {"bid_for", py_bid_for, METH_VARARGS, "bid_for(est, me, totals, deal_number) -> bid"},

@@ -32,7 +32,7 @@ from collections.abc import Sequence
 
 from ..cards import card_str, mask_cards
 from ..match import Action, Bid, Play
-from ..rules import DealInPlay
+from ..rules import DealInPlay, deal_score
 from ..views import PlayerView
 from .evaluation import estimate_tricks
 from .heuristic import strength
@@ -59,10 +59,12 @@ def sure_tricks_bid(hand: int) -> int:
 
 def py_ismcts(
     worlds: Sequence[Sequence[int]], leader: int, trick: Sequence[int], won: Sequence[int], first: bool,
-    iterations: int, exploration: float, seed: int,
+    iterations: int, exploration: float, seed: int, bids: Sequence[int] | None = None,
 ) -> list[tuple[int, int]]:
     """The root's children as ``(card, visits)`` after ``iterations`` iterations, the ``i``-th in
-    ``worlds[i % len(worlds)]`` (all four hands; the observer's is the same in each)."""
+    ``worlds[i % len(worlds)]`` (all four hands; the observer's is the same in each).  A node's reward is the
+    tricks of the seat that played its card, over 13; with ``bids``, that seat's deal score on its bid (tenths,
+    plus 130, over 260): every seat plays for its bid (the ``spar-target`` style of :mod:`.league`)."""
     rng = SplitMix64(seed)
     # node arrays: the card, the seat that played it, first child, next sibling, visits, availability, reward sum
     node_card = [-1]
@@ -120,7 +122,11 @@ def py_ismcts(
             deal.play(played)
         for step in path:
             visits[step] += 1
-            reward[step] += deal.won[seat_of[step]] / 13.0
+            q = seat_of[step]
+            if bids is None:
+                reward[step] += deal.won[q] / 13.0
+            else:
+                reward[step] += (deal_score(bids[q], deal.won[q]) + 130) / 260.0
     out: list[tuple[int, int]] = []
     branch = child[0]
     while branch >= 0:
@@ -129,21 +135,28 @@ def py_ismcts(
     return sorted(out)
 
 
+#: Whether the built kernel's search takes the bids (a kernel built before it did plays for the bids in Python).
+_KERNEL_BIDS = KERNEL_MODULE is not None and "bids" in (getattr(KERNEL_MODULE, "ismcts", None).__doc__ or "")
+
+
 def ismcts(
     worlds: Sequence[Sequence[int]], leader: int, trick: Sequence[int], won: Sequence[int], first: bool,
-    iterations: int, exploration: float, seed: int,
+    iterations: int, exploration: float, seed: int, bids: Sequence[int] | None = None,
 ) -> list[tuple[int, int]]:
     """:func:`py_ismcts`, in the C kernel when it is built (the same visits, faster)."""
-    if KERNEL_MODULE is None or not hasattr(KERNEL_MODULE, "ismcts"):
-        return py_ismcts(worlds, leader, trick, won, first, iterations, exploration, seed)
-    out: list[tuple[int, int]] = KERNEL_MODULE.ismcts([list(x) for x in worlds], leader, list(trick), list(won),
-                                                      first, iterations, exploration, seed)
+    if KERNEL_MODULE is None or not hasattr(KERNEL_MODULE, "ismcts") or bids is not None and not _KERNEL_BIDS:
+        return py_ismcts(worlds, leader, trick, won, first, iterations, exploration, seed, bids)
+    args = [[list(x) for x in worlds], leader, list(trick), list(won), first, iterations, exploration, seed]
+    if bids is not None:
+        args.append(list(bids))
+    out: list[tuple[int, int]] = KERNEL_MODULE.ismcts(*args)
     return out
 
 
 def ismcts_card(view: PlayerView, rng: random.Random, iterations: int = DEFAULT_ITERATIONS,
-                exploration: float = DEFAULT_EXPLORATION) -> int:
-    """The card most visited by the search from ``view`` (its seat to play)."""
+                exploration: float = DEFAULT_EXPLORATION, for_bids: bool = False) -> int:
+    """The card most visited by the search from ``view`` (its seat to play); ``for_bids``: every seat's reward
+    is its deal score on its bid rather than its tricks."""
     assert view.seat is not None
     legal = mask_cards(view.legal_cards)
     if len(legal) == 1:
@@ -156,7 +169,7 @@ def ismcts_card(view: PlayerView, rng: random.Random, iterations: int = DEFAULT_
         hands[view.seat] = view.hand
         worlds.append(hands)
     visits = ismcts(worlds, view.trick_leader, view.trick, view.tricks_won, view.first_trick, iterations,
-                    exploration, rng.getrandbits(64))
+                    exploration, rng.getrandbits(64), [b or 0 for b in view.bids] if for_bids else None)
     return max(visits, key=lambda cv: (cv[1], -strength(cv[0])))[0]
 
 

@@ -16,6 +16,7 @@ ROOT = Path(engine.__file__).parent
 
 #: engine.bots, highest layer first; modules in one tuple are independent of each other.
 BOT_LAYERS: list[tuple[str, ...]] = [
+    ("league",),
     ("search", "ismcts"),
     ("strong", "posterior", "opponents"),
     ("basic", "playout"),
