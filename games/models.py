@@ -11,9 +11,11 @@ from .quickmatch.models import Seek
 from .ratings.models import Rating, RatingChange
 from .tables.models import Table, TableSeat, _invite_code
 from .tabletalk.models import ChatMessage, ChatReport, Mute
+from .tournaments.models import ArenaMatch, Entry, Result, Tournament
 
 __all__ = [
-    "Action", "Analysis", "ApiToken", "BotAccount", "BotEvent", "ChatMessage", "ChatReport", "Guest", "Match",
-    "Mute", "Notice", "Presence", "Profile", "PushDelivery", "PushPreferences", "PushSubscription", "Rating",
-    "RatingChange", "Seat", "Seek", "Table", "TableSeat", "UsernameKey", "_invite_code",
+    "Action", "Analysis", "ApiToken", "ArenaMatch", "BotAccount", "BotEvent", "ChatMessage", "ChatReport", "Entry",
+    "Guest", "Match", "Mute", "Notice", "Presence", "Profile", "PushDelivery", "PushPreferences", "PushSubscription",
+    "Rating",
+    "RatingChange", "Result", "Seat", "Seek", "Table", "TableSeat", "Tournament", "UsernameKey", "_invite_code",
 ]

@@ -9,6 +9,7 @@ from django.urls import path, re_path
 from .accounts.consumers import UserConsumer
 from .presence.consumers import PresenceSocket
 from .tabletalk.consumers import TableTalkSocket
+from .tournaments.consumers import StandingsConsumer
 
 
 class MatchSocket(PresenceSocket, TableTalkSocket):
@@ -28,5 +29,6 @@ class NoSuchSocket(AsyncWebsocketConsumer):  # type: ignore[misc]
 websocket_urlpatterns = [
     path("ws/matches/<int:match_id>/", MatchSocket.as_asgi()),
     path("ws/me/", UserConsumer.as_asgi()),  # notices to every open tab, lobby updates
+    path("ws/tournaments/<int:tournament_id>/", StandingsConsumer.as_asgi()),  # an arena's standings, live
     re_path(r"", NoSuchSocket.as_asgi()),
 ]

@@ -3,6 +3,8 @@ and analyses."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from .env import env_bool, env_float, env_int, env_list, env_str
 
 # --- Bots -------------------------------------------------------------------------------------
@@ -43,6 +45,20 @@ QUICK_MATCH_MAX_LIVE_MATCHES = env_int("QUICK_MATCH_MAX_LIVE_MATCHES", 3)
 QUICK_MATCH_EAGER_TIMER = env_bool("QUICK_MATCH_EAGER_TIMER", True)
 # "Who is here" is counted and told to the home and lobby pages at most once in this many seconds.
 QUICK_MATCH_HERE_SECONDS = env_int("QUICK_MATCH_HERE_SECONDS", 3)
+
+# --- Arena tournaments (games/tournaments) --------------------------------------------------------
+# Seconds a free person of a running arena waits for three others before bots fill the empty seats.
+TOURNAMENT_BOTS_AFTER = env_float("TOURNAMENT_BOTS_AFTER", 30.0)
+# In eager mode a thread of the web process runs the arena's pairing after the wait (the worker's delayed task).
+TOURNAMENT_EAGER_TIMER = env_bool("TOURNAMENT_EAGER_TIMER", True)
+# The arenas beat makes (games.tournaments.commands.schedule): each entry's next one, made this many seconds before
+# it starts (so people can join ahead). `every_hours` apart from `at_hour`:`at_minute` (UTC); TOURNAMENT_SCHEDULE=0
+# makes none.
+TOURNAMENT_SCHEDULE_AHEAD = env_float("TOURNAMENT_SCHEDULE_AHEAD", 3600.0)
+TOURNAMENT_SCHEDULE: list[dict[str, Any]] = [
+    {"key": "hourly", "name": "Hourly Live Arena", "every_hours": 1, "at_minute": 0, "minutes": 30},
+    {"key": "daily", "name": "Daily Long Arena", "every_hours": 24, "at_hour": 15, "minutes": 120},
+] if env_bool("TOURNAMENT_SCHEDULE", True) else []
 
 # --- Correspondence tables --------------------------------------------------------------------------
 # Expired turns in a row after which the bot keeps the seat for the rest of the match.

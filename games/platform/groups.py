@@ -46,3 +46,8 @@ def bot_events_group(user_id: int) -> str:
     """A bot account's open event streams (``GET /api/bot/events/``): told that an event was recorded (its id
     only); each stream then reads the events from the database."""
     return f"bot-events-{user_id}"
+
+
+def tournament_group(tournament_id: int) -> str:
+    """Every open standings socket of one arena (``/ws/tournaments/{id}/``): the standings as they change."""
+    return f"tournament-{tournament_id}"
