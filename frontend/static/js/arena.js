@@ -75,7 +75,12 @@ function row(s) {
   name.href = `/players/${encodeURIComponent(s.username)}/`;
   name.textContent = s.username;
   who.append(name);
-  if (s.on_fire) who.append(" 🔥");
+  if (s.on_fire) {
+    const fire = document.createElement("span");
+    fire.className = "tag fire";
+    fire.textContent = "×2";
+    who.append(" ", fire);
+  }
   if (s.status !== "active") {
     const tag = document.createElement("span");
     tag.className = "tag";
@@ -109,8 +114,10 @@ function drawStandings() {
     const li = document.createElement("li");
     li.className = `podium-${s.rank}`;
     li.dataset.testid = `podium-${s.rank}`;
-    const medal = ["🥇", "🥈", "🥉"][s.rank - 1] || "";
-    li.textContent = `${medal} ${s.username} · ${fmt(_("%(p)s points"), { p: s.points_text })}`;
+    const medal = document.createElement("span");
+    medal.className = "medal";
+    medal.textContent = String(s.rank);
+    li.append(medal, ` ${s.username} · ${fmt(_("%(p)s points"), { p: s.points_text })}`);
     return li;
   }));
 }
