@@ -71,12 +71,19 @@ class ArenaPlayer(Player):
         self.seated = asyncio.Event()
         self.free_since = 0.0
         self.free_to_seated: list[float] = []
+        self.in_match = False  # playing one now (its end not seen yet on the match socket)
+        self.next_match = 0  # the match the arena seated me at, not played yet
+        self.seen: set[int] = set()
 
     def _seat(self, match_id: int) -> None:
-        if match_id and match_id != self.match_id and not self.seated.is_set():
-            self.free_to_seated.append(time.monotonic() - self.free_since)
-            self.match_id = match_id
-            self.seated.set()
+        """The arena seated me (``/ws/me/``, or the join's answer). It may say so before my match socket showed my
+        last match's end (the server counted it and seated me again first): that wait counts as none."""
+        if not match_id or match_id in self.seen:
+            return
+        self.seen.add(match_id)
+        self.free_to_seated.append(0.0 if self.in_match else time.monotonic() - self.free_since)
+        self.next_match = match_id
+        self.seated.set()
 
     async def account_socket(self) -> None:
         url = self.base.replace("http", "ws", 1) + f"/ws/me/?token={self.token}"
@@ -105,7 +112,8 @@ class ArenaPlayer(Player):
                 await asyncio.wait_for(self.seated.wait(), timeout=max(0.1, deadline - time.monotonic()))
             except TimeoutError:
                 return
-            self.view, self.done = {}, False
+            self.seated.clear()
+            self.match_id, self.view, self.done, self.in_match = self.next_match, {}, False, True
             r = await self._call("GET", f"/api/matches/{self.match_id}/")  # the table's first view, as the page
             if r is None or r.status_code != 200:
                 return
@@ -113,7 +121,7 @@ class ArenaPlayer(Player):
             await self.play_one(deadline)
             if self.view.get("phase") == "finished":
                 self.arena.ended.setdefault(self.match_id, time.monotonic())
-            self.seated.clear()
+            self.in_match = False
             self.free_since = time.monotonic()
 
 
