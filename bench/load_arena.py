@@ -142,13 +142,9 @@ async def watch(base: str, arena: Arena, errors: Counter[str], stop: asyncio.Eve
 
 
 async def run_arena(args: argparse.Namespace, base: str, stack: Stack | None) -> dict[str, Any]:
-    if stack is not None:
-        arena_id = make_arena(stack, max(15, int(args.seconds // 60) + 5))
-    elif args.arena_id:
-        arena_id = args.arena_id
-    else:
+    if stack is None and not args.arena_id:
         raise SystemExit("--arena needs --start, or --arena-id of a running arena on --url")
-    arena = Arena(arena_id)
+    arena = Arena(args.arena_id)
     figures = Figures()
     lo, hi = (float(x) for x in (args.think.split("-") + [args.think])[:2])
     run_id = secrets.token_hex(3)
@@ -163,6 +159,8 @@ async def run_arena(args: argparse.Namespace, base: str, stack: Stack | None) ->
                 return await p.sign_up()
 
         ready = [p for p, ok in zip(people, await asyncio.gather(*(setup(p) for p in people)), strict=True) if ok]
+        if stack is not None:  # made once everyone has signed up, so its clock outlasts the run
+            arena.id = make_arena(stack, max(15, int(args.seconds // 60) + 5))
         sockets = [asyncio.create_task(p.account_socket()) for p in ready]
         await asyncio.gather(*(p.socket_open.wait() for p in ready))
         stop = asyncio.Event()
