@@ -40,8 +40,17 @@ then names each node, and the server's histograms add up every node's /metrics.
 
     .venv/bin/python bench/load.py --cluster --matches 10 --think 0 --rounds 8
 
+``--arena N`` is an arena tournament: N people sign up and open their account socket, then all join one running
+arena (made on the stack's database with ``--start``; else ``--arena-id``) at the same moment and play in it for
+``--seconds`` at ``--think``: seated whenever free (bots after ``TOURNAMENT_BOTS_AFTER``). It reports the time from
+"free" (joined, or one's match ended) to "seated" (p50 / p95 / slowest), the standings' delay after a match ends (on
+the arena's standings socket), the errors and the machine's load.
+
+    .venv/bin/python bench/load.py --start --arena 200 --think 0-5 --seconds 300
+
 The work is split by job: ``load_stack`` (the stack started), ``load_players`` (the people), ``load_metrics`` (CPU
-and the server's histograms), ``load_crowd`` (the crowd run and its table), ``load_quick`` (the quick-match run).
+and the server's histograms), ``load_crowd`` (the crowd run and its table), ``load_quick`` (the quick-match run),
+``load_arena`` (the arena run).
 """
 
 from __future__ import annotations
@@ -55,6 +64,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from cluster import Cluster
+from load_arena import arena_table, run_arena
 from load_crowd import run, table
 from load_quick import quick_table, run_quick
 from load_stack import Stack
@@ -88,11 +98,19 @@ def main() -> int:
                         help="instead of playing: this many people press Play online at once (1..500)")
     parser.add_argument("--bots-after", type=float, default=20.0,
                         help="QUICK_MATCH_BOTS_AFTER of the stack started (with --start; else say the site's)")
+    parser.add_argument("--arena", type=int, default=0,
+                        help="instead of playing matches of one's own: this many people join one arena (1..500)")
+    parser.add_argument("--arena-id", type=int, default=0, help="the running arena to join (without --start)")
+    parser.add_argument("--seconds", type=float, default=180.0, help="how long the --arena run plays")
     args = parser.parse_args()
     if not 1 <= args.matches <= 500:
         parser.error("--matches is 1..500")
     if args.quick and not 1 <= args.quick <= 500:
         parser.error("--quick is 1..500")
+    if args.arena and not 1 <= args.arena <= 500:
+        parser.error("--arena is 1..500")
+    if args.arena:
+        os.environ.setdefault("TOURNAMENT_SCHEDULE", "0")  # the stack makes no arena but the run's
     stack: Any = None  # the stack or the cluster: the crowd reads its processes and metrics the same way
     base = args.url.rstrip("/")
     if args.cluster:
@@ -107,13 +125,15 @@ def main() -> int:
     elif urlparse(base).hostname not in ("127.0.0.1", "localhost", "::1"):
         parser.error("--url must be on this machine (loopback)")
     try:
-        result = asyncio.run((run_quick if args.quick else run)(args, base, stack))
+        result = asyncio.run((run_arena if args.arena else run_quick if args.quick else run)(args, base, stack))
     finally:
         if stack is not None:
             stack.stop(args.keep_db)
-    print(quick_table(result) if args.quick else table(result))
+    print(arena_table(result) if args.arena else quick_table(result) if args.quick else table(result))
     if args.json:
         print(json.dumps(result))
+    if args.arena:
+        return 0 if not result["errors"] else 1
     if args.quick:
         return 0 if result["within_limit"] == result["quick"] and not result["errors"] else 1
     return 0 if not result["errors"] and not result["closed_by_server"] else 1

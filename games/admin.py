@@ -22,6 +22,7 @@ from .ratings import reads as rating_reads
 from .ratings.models import Rating
 from .tables import admin as tables_admin
 from .tabletalk import admin as tabletalk_admin
+from .tournaments import admin as tournaments_admin
 
 # A user's admin page (accounts' ``UserAdmin``) shows what the concepts above accounts know of the person: their
 # latest matches with their seats, their rating and their push subscriptions (a bounded number of queries each).
@@ -73,4 +74,4 @@ accounts_admin.add_user_panel("user_rating", "Rating", _user_rating)
 accounts_admin.add_user_panel("user_push_subscriptions", "Push subscriptions", _user_push_subscriptions)
 
 __all__ = ["accounts_admin", "analysis_admin", "bots_admin", "friends_admin", "matches_admin", "notices_admin",
-           "push_admin", "quickmatch_admin", "ratings_admin", "tables_admin", "tabletalk_admin"]
+           "push_admin", "quickmatch_admin", "ratings_admin", "tables_admin", "tabletalk_admin", "tournaments_admin"]

@@ -12,10 +12,12 @@ from .quickmatch.models import Seek
 from .ratings.models import Rating, RatingChange
 from .tables.models import Table, TableSeat, _invite_code
 from .tabletalk.models import ChatMessage, ChatReport, Mute
+from .tournaments.models import ArenaMatch, Entry, Result, Tournament
 from .watching.models import Watcher
 
 __all__ = [
-    "Action", "Analysis", "ApiToken", "Block", "BotAccount", "BotEvent", "ChatMessage", "ChatReport", "Follow", "Guest",
-    "Match", "Mute", "Notice", "Online", "Presence", "Profile", "PushDelivery", "PushPreferences", "PushSubscription",
-    "Rating", "RatingChange", "Seat", "Seek", "Table", "TableSeat", "UsernameKey", "Watcher", "_invite_code",
+    "Action", "Analysis", "ApiToken", "ArenaMatch", "Block", "BotAccount", "BotEvent", "ChatMessage", "ChatReport",
+    "Entry", "Follow", "Guest", "Match", "Mute", "Notice", "Online", "Presence", "Profile", "PushDelivery",
+    "PushPreferences", "PushSubscription", "Rating", "RatingChange", "Result", "Seat", "Seek", "Table", "TableSeat",
+    "Tournament", "UsernameKey", "Watcher", "_invite_code",
 ]

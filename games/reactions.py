@@ -23,14 +23,19 @@ from .tables import reactions as tables
 from .tables.events import BotInvited, RematchAsked, RematchChanged, TableChanged
 from .tabletalk import reactions as tabletalk
 from .tabletalk.events import ChatSent
+from .tournaments import reactions as tournaments
+from .tournaments import reads as tournament_reads
+from .tournaments.events import ArenaFreed, ArenaJoined, ArenaSeated, StandingsChanged
 from .watching import reactions as watching
+from .watching import reads as watching_reads
 
 
 def register() -> None:
     outbox.register(MatchAdvanced, matches.match_advanced, botturns.bot_to_act, bots.match_advanced,
                     notices.your_turn, ratings.rate_finished_match, analysis.review_finished_match,
-                    watching.match_moved)
-    outbox.register(SeatsChanged, matches.seats_changed, botturns.seat_handed_to_bot, watching.match_moved)
+                    watching.match_moved, tournaments.match_ended)
+    outbox.register(SeatsChanged, matches.seats_changed, botturns.seat_handed_to_bot, watching.match_moved,
+                    tournaments.match_aborted)
     outbox.register(ChatSent, tabletalk.chat_sent)
     outbox.register(TurnAutoplayed, notices.turn_autoplayed)
     outbox.register(ReminderDue, notices.reminder_due)
@@ -48,3 +53,10 @@ def register() -> None:
     outbox.register(SeekOpened, quickmatch.seek_opened)
     outbox.register(SeeksMatched, quickmatch.seeks_matched)
     outbox.register(HereCounted, quickmatch.here_counted)
+    outbox.register(ArenaJoined, tournaments.pair_soon)
+    outbox.register(ArenaFreed, tournaments.pair_soon)
+    outbox.register(ArenaSeated, tournaments.seated)
+    outbox.register(StandingsChanged, tournaments.standings_changed)
+    # the Watch page's arena section: the arenas' top running tables
+    if tournament_reads.top_tables not in watching_reads.ARENA_TOP_TABLES:
+        watching_reads.ARENA_TOP_TABLES.append(tournament_reads.top_tables)

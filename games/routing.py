@@ -8,6 +8,7 @@ from django.urls import path, re_path
 
 from .presence.consumers import OnlineSocket, PresenceSocket
 from .tabletalk.consumers import TableTalkSocket
+from .tournaments.consumers import StandingsConsumer
 from .watching.consumers import WatchCountSocket, WatchSocket
 
 
@@ -29,5 +30,6 @@ websocket_urlpatterns = [
     path("ws/matches/<int:match_id>/", MatchSocket.as_asgi()),
     path("ws/watch/<int:match_id>/", WatchSocket.as_asgi()),  # a watcher: the match a trick behind, no hand
     path("ws/me/", OnlineSocket.as_asgi()),  # notices to every open tab, lobby updates; its person is online
+    path("ws/tournaments/<int:tournament_id>/", StandingsConsumer.as_asgi()),  # an arena's standings, live
     re_path(r"", NoSuchSocket.as_asgi()),
 ]

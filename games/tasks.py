@@ -28,11 +28,13 @@ from .quickmatch.tasks import pair_quick_matches
 from .ratings import reads as rating_reads
 from .ratings.tasks import rate_match
 from .tables import commands as table_commands
+from .tournaments.tasks import count_arena_match, pair_arena, sweep_arenas
 from .watching import commands as watching_commands
 
-__all__ = ["analyze_seat", "bot_move", "expire_turn", "pair_quick_matches", "push_notice", "rate_match", "remind_turn",
-           "remove_idle_guests", "resume_stalled_bot_turns", "send_notice_email", "start_analyses", "sweep",
-           "sweep_deadlines"]
+__all__ = ["analyze_seat", "bot_move", "count_arena_match", "expire_turn", "pair_arena", "pair_quick_matches",
+           "push_notice", "rate_match", "remind_turn", "remove_idle_guests", "resume_stalled_bot_turns",
+           "send_notice_email", "start_analyses", "sweep",
+           "sweep_arenas", "sweep_deadlines"]
 
 
 def sweep() -> dict[str, int]:

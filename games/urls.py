@@ -21,6 +21,8 @@ from .ratings import api as rating_api
 from .ratings import pages as rating_pages
 from .tables import api as table_api
 from .tables import pages as table_pages
+from .tournaments import api as tournament_api
+from .tournaments import pages as tournament_pages
 from .watching import api as watch_api
 from .watching import pages as watch_pages
 
@@ -77,6 +79,14 @@ api_urlpatterns = [
     path("blocks/<str:username>/", friend_api.BlockView.as_view(), name="api-block"),
     path("watch/", watch_api.WatchListView.as_view(), name="api-watch"),
     path("watch/<int:match_id>/", watch_api.WatchMatchView.as_view(), name="api-watch-match"),
+    path("tournaments/", tournament_api.TournamentListView.as_view(), name="api-tournaments"),
+    path("tournaments/<int:tournament_id>/", tournament_api.TournamentDetailView.as_view(), name="api-tournament"),
+    path("tournaments/<int:tournament_id>/join/", tournament_api.TournamentJoinView.as_view(),
+         name="api-tournament-join"),
+    path("tournaments/<int:tournament_id>/pause/", tournament_api.TournamentPauseView.as_view(),
+         name="api-tournament-pause"),
+    path("tournaments/<int:tournament_id>/withdraw/", tournament_api.TournamentWithdrawView.as_view(),
+         name="api-tournament-withdraw"),
     path("bot/account/upgrade/", bot_api.UpgradeView.as_view(), name="api-bot-upgrade"),
     path("bot/events/", bot_api.EventStreamView.as_view(), name="api-bot-events"),
 ]
@@ -94,6 +104,8 @@ page_urlpatterns = [
     path("lobby/", table_pages.lobby_page, name="lobby"),
     path("tables/<int:table_id>/", table_pages.table_page, name="table_room"),
     path("invite/<str:code>/", table_pages.invite, name="table_invite"),
+    path("arenas/", tournament_pages.arenas_page, name="arenas"),
+    path("arenas/<int:tournament_id>/", tournament_pages.arena_page, name="arena"),
     path("leaderboard/", rating_pages.leaderboard_page, name="leaderboard"),
     path("players/<str:username>/", rating_pages.profile_page, name="profile"),
     path("ratings/", rating_pages.how_ratings_work, name="how_ratings_work"),

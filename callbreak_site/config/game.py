@@ -3,6 +3,8 @@ and analyses."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from .env import env_bool, env_float, env_int, env_list, env_str
 
 # --- Bots -------------------------------------------------------------------------------------
@@ -55,6 +57,20 @@ WATCH_LIST_SIZE = env_int("WATCH_LIST_SIZE", 24)
 # --- Friends (games/friends) -----------------------------------------------------------------------------
 # People one follows at most (the friends list shows them all on one page).
 FOLLOWS_PER_USER = env_int("FOLLOWS_PER_USER", 500)
+
+# --- Arena tournaments (games/tournaments) --------------------------------------------------------
+# Seconds a free person of a running arena waits for three others before bots fill the empty seats.
+TOURNAMENT_BOTS_AFTER = env_float("TOURNAMENT_BOTS_AFTER", 30.0)
+# In eager mode a thread of the web process runs the arena's pairing after the wait (the worker's delayed task).
+TOURNAMENT_EAGER_TIMER = env_bool("TOURNAMENT_EAGER_TIMER", True)
+# The arenas beat makes (games.tournaments.commands.schedule): each entry's next one, made this many seconds before
+# it starts (so people can join ahead). `every_hours` apart from `at_hour`:`at_minute` (UTC); TOURNAMENT_SCHEDULE=0
+# makes none.
+TOURNAMENT_SCHEDULE_AHEAD = env_float("TOURNAMENT_SCHEDULE_AHEAD", 3600.0)
+TOURNAMENT_SCHEDULE: list[dict[str, Any]] = [
+    {"key": "hourly", "name": "Hourly Live Arena", "every_hours": 1, "at_minute": 0, "minutes": 30},
+    {"key": "daily", "name": "Daily Long Arena", "every_hours": 24, "at_hour": 15, "minutes": 120},
+] if env_bool("TOURNAMENT_SCHEDULE", True) else []
 
 # --- Correspondence tables --------------------------------------------------------------------------
 # Expired turns in a row after which the bot keeps the seat for the rest of the match.

@@ -81,6 +81,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
         "task": "games.tasks.remove_idle_guests",
         "schedule": env_float("GUEST_SWEEP_SECONDS", 3600.0),
     },
+    # Arenas (games.tournaments.tasks.sweep): pair every running arena, count ended matches left uncounted, close
+    # the arenas whose time is up, make the scheduled ones (TOURNAMENT_SCHEDULE).
+    "sweep-arenas": {
+        "task": "games.tasks.sweep_arenas",
+        "schedule": env_float("TOURNAMENT_SWEEP_SECONDS", 5.0),
+    },
     # Quick match: seat the waiting people (the window of ratings widens, bots fill after the wait).
     "pair-quick-matches": {
         "task": "games.tasks.pair_quick_matches",

@@ -52,3 +52,8 @@ def watch_group(match_id: int) -> str:
     """Every watcher of one match (``/ws/watch/{id}/``): told that the match moved on, each builds the delayed
     spectator view itself."""
     return f"watch-{match_id}"
+
+
+def tournament_group(tournament_id: int) -> str:
+    """Every open standings socket of one arena (``/ws/tournaments/{id}/``): the standings as they change."""
+    return f"tournament-{tournament_id}"

@@ -82,6 +82,9 @@ def site_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
             "PUSH_ALLOW_HTTP_HOSTS": "127.0.0.1",
             # quick match: bots fill the empty seats after a short wait (the timer is a thread of the server)
             "QUICK_MATCH_BOTS_AFTER": "6",
+            # arenas: a free person gets bots after a short wait too (the timer is a thread of the server)
+            "TOURNAMENT_BOTS_AFTER": "6",
+            "TOURNAMENT_SCHEDULE": "0",
             # no beat here to tell a change held back by the 3 s spacing: who is here is told at every change
             "QUICK_MATCH_HERE_SECONDS": "0",
             # every browser test signs up its people from 127.0.0.1: more than the 30 an hour one address may

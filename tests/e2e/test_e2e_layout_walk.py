@@ -1,6 +1,7 @@
 """Every screen at every size: a walk through the site at 360×740, 740×360 (phones), 1366×768 and 1920×1080 in
 English, 中文, नेपाली and हिन्दी. Home (logged out and in), sign-up, the table (bidding and playing a live match,
-four cards left, the end dialog), replay, review, lobby, table room, settings and leaderboard; each fails on a
+four cards left, the end dialog), replay, review, lobby, table room, settings, leaderboard and the arenas (the list,
+a running arena with the walker in it, a finished one with its podium); each fails on a
 covered text (the element at a visible text's centre is neither it, inside it nor around it), on a tap target under
 44 CSS px or a text under 12 px at phone sizes, on a play button below the fold of the home at phone sizes, on the
 replay's board, hand and step controls not all on one screen, on seats, picker and chips colliding at the table,
@@ -59,6 +60,8 @@ class Site:
     four_left: int
     table: int
     database: str
+    arena: int = 0
+    arena_done: int = 0
     pages: dict[tuple[str, bool], Any] = field(default_factory=dict)
 
     def wind_clocks(self) -> None:
@@ -88,6 +91,35 @@ Seat.objects.filter(match_id__in=ids, kind=Seat.Kind.HUMAN).update(bank_seconds=
 """
 
 
+# Two arenas (games/tournaments): one running with the walker playing in it, one finished with its podium; people
+# of three scripts with their results (the walk's matches stand in for theirs). Made here, not by joining: a join
+# would set off the pairing, which would seat the walker at a new match.
+ARENAS = """
+from datetime import timedelta
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+from games.models import ArenaMatch, Entry, Result, Tournament
+now = timezone.now()
+walker = get_user_model().objects.get(username=%r)
+running = Tournament.objects.create(name="Hourly Live Arena", starts_at=now - timedelta(minutes=5), minutes=30)
+done = Tournament.objects.create(name="Daily Long Arena", starts_at=now - timedelta(hours=3), minutes=120,
+                                 closed_at=now - timedelta(minutes=50))
+games = {running: ArenaMatch.objects.create(tournament=running, match_id=%d, started_at=now, counted_at=now),
+         done: ArenaMatch.objects.create(tournament=done, match_id=%d, started_at=now, counted_at=now)}
+names = ["Sita_Sharma_Kathmandu", "李小龙", "राम_थापा", "Arjun99", "Maya.K"]
+people = [walker] + [get_user_model().objects.create_user(n) for n in names]
+for t in (running, done):
+    for i, u in enumerate(people):
+        e = Entry.objects.create(tournament=t, user=u, points=96 - 13 * i, matches=3, streak=2 - i %% 3,
+                                 status="paused" if i == 4 else "active",
+                                 match_id=%d if t is running and i < 4 else None)
+        place = 1 + i %% 4
+        Result.objects.create(game=games[t], entry=e, place=place, points=(0, 48, 24, 12, 0)[place],
+                              doubled=place == 1)
+print(running.pk, done.pk)
+"""
+
+
 def _play_until(page: Any, base: str, match_id: int, done: Callable[[dict[str, Any]], bool]) -> None:
     """Bid 2 and play the first legal card through the API until ``done(view)`` (bots answer by themselves)."""
     for _ in range(400):
@@ -109,7 +141,8 @@ def site(browser: Any, site_url: str, site_env: dict[str, str], manage: Any) -> 
     ctx = new_context(browser, viewport={"width": 1366, "height": 768}, locale="en-US")
     page = ctx.new_page()
     page.set_default_timeout(20_000)
-    sign_up(page, base, "walk_" + secrets.token_hex(3), email=False)
+    walker = "walk_" + secrets.token_hex(3)
+    sign_up(page, base, walker, email=False)
     # the walker plays no forced card by itself: a table left at "your turn" stays there for every visit
     saved = page.request.patch(f"{base}/api/me/settings/", data={"auto_play": False},
                                headers={"X-CSRFToken": _csrf(page)})
@@ -145,7 +178,9 @@ def site(browser: Any, site_url: str, site_env: dict[str, str], manage: Any) -> 
         page.wait_for_timeout(100)
     state = ctx.storage_state()
     ctx.close()
-    s = Site(base, state, finished, bidding, playing, four, table_id, site_env["SQLITE_PATH"])
+    arena, arena_done = map(int, manage("shell", "-c", ARENAS % (walker, bidding, finished, playing))
+                            .split()[-2:])
+    s = Site(base, state, finished, bidding, playing, four, table_id, site_env["SQLITE_PATH"], arena, arena_done)
     try:
         yield s
     finally:
@@ -231,6 +266,9 @@ def _walk(site: Site) -> list[tuple[str, str, bool, Callable[[Any], None]]]:
         ("friends", "/friends/", True, _selector("[data-testid^=friend-status-]")),
         ("watch-list", "/watch/", True, _selector("[data-testid=watch-list]")),
         ("watch", f"/watch/{site.four_left}/", True, _selector(".watch-play .card")),
+        ("arenas", "/arenas/", True, _selector(f"[data-testid=arena-{site.arena}]")),
+        ("arena", f"/arenas/{site.arena}/", True, _selector("[data-testid=arena-pause]:not([hidden])")),
+        ("arena-end", f"/arenas/{site.arena_done}/", True, _selector("[data-testid=podium-1]")),
     ]
 
 

@@ -50,7 +50,7 @@ DB_SENSITIVE_FILES = frozenset({
     "test_passwords.py", "test_pools.py", "test_task_retries.py", "test_username_skeleton.py",
     "test_commands.py", "test_chat.py", "test_correspondence.py", "test_owed_bot_moves.py", "test_queries.py",
     "test_notices.py", "test_quickmatch.py", "test_one_tap_rematch.py", "test_room_codes.py", "test_deploy.py",
-    "test_outbox.py", "test_ratings.py", "test_friends.py",
+    "test_outbox.py", "test_ratings.py", "test_friends.py", "test_arenas.py",
 })
 
 

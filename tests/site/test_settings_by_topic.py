@@ -22,6 +22,8 @@ EXTENDED: dict[str, set[str]] = {
     # offline matches uploaded when back online (issue 43): their rate scope and route
     "RATE_LIMITS": {"offline_upload", "following", "challenges"},  # and friends (issue 41)
     "RATE_LIMIT_ROUTES": {"api-offline-matches", "api-follow", "api-block", "api-challenge"},
+    # arena tournaments (issue 41): beat's sweep of the arenas (pairing, counting, closing, the schedule)
+    "CELERY_BEAT_SCHEDULE": {"sweep-arenas"},
 }
 
 # Modules moved into the platform and web wings of games (issue 40, item 7): the settings name the same classes

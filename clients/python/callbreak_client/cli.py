@@ -1,5 +1,6 @@
-"""``python -m callbreak_client play --url SITE --token T (--bot NAME | --bhoos URL)``, and ``ladder`` (the same,
-seeking match after match in the bots' quick-match pool, the rated bot ladder)."""
+"""``python -m callbreak_client play --url SITE --token T (--bot NAME | --bhoos URL)``, ``ladder`` (the same,
+seeking match after match in the bots' quick-match pool, the rated bot ladder) and ``arena`` (the same, in an arena
+of bot accounts until it ends)."""
 
 from __future__ import annotations
 
@@ -36,6 +37,11 @@ def main(argv: list[str] | None = None) -> int:
     ladder.add_argument("--pace", choices=["live", "correspondence"], default="live",
                         help="the seek's pace (live: the site's short clock a move; a bot account has at most "
                              "BOT_MOVE_SECONDS either way)")
+    arena = sub.add_parser("arena", help="play in an arena of bot accounts: join it, play whenever seated, until it "
+                                         "ends (or --matches are over)")
+    _common(arena)
+    arena.add_argument("--arena", type=int, default=0,
+                       help="the arena's id (default: the first running or upcoming arena of bot accounts)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(message)s")
     if not args.token:
@@ -48,7 +54,13 @@ def main(argv: list[str] | None = None) -> int:
     else:
         player = EnginePlayer(args.bot)
     site = Site(args.url, args.token)
-    logging.getLogger("callbreak_client").info("playing as %s with %s%s", site.me()["username"], player.name,
-                                               " on the bot ladder" if args.command == "ladder" else "")
+    arena_id: int | None = None
+    if args.command == "arena":
+        arena_id = args.arena or next((a["id"] for a in site.arenas()
+                                       if a["pool"] == "bots" and a["phase"] in ("running", "upcoming")), None)
+        if arena_id is None:
+            parser.error("no running or upcoming arena of bot accounts (give --arena ID)")
+    where = {"ladder": " on the bot ladder", "arena": f" in arena {arena_id}"}.get(args.command, "")
+    logging.getLogger("callbreak_client").info("playing as %s with %s%s", site.me()["username"], player.name, where)
     return Runner(site, player, matches=args.matches, accept=not args.decline_invitations, transport=args.events,
-                  ladder=args.command == "ladder", pace=getattr(args, "pace", "live")).run()
+                  ladder=args.command == "ladder", pace=getattr(args, "pace", "live"), arena=arena_id).run()

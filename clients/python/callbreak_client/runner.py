@@ -4,7 +4,10 @@ stored by the site; a turn is also checked against the match's view, so an event
 
 On the bot ladder (``ladder``) it also keeps one seek in the bots' quick-match pool: a new one when it starts and
 once the match its seek led to is over, until ``matches`` are over; it looks at a waiting seek again at each
-heart-beat (a seek refused at the bot's cap is asked again then)."""
+heart-beat (a seek refused at the bot's cap is asked again then).
+
+In an arena (``arena``: its id) it joins once; the arena seats it whenever it is free, and it plays those matches as
+any other, until the arena is finished (looked at each heart-beat) or ``matches`` are over."""
 
 from __future__ import annotations
 
@@ -24,7 +27,8 @@ log = logging.getLogger("callbreak_client")
 
 class Runner:
     def __init__(self, site: Site, player: Player, *, matches: int = 0, accept: bool = True,
-                 transport: str = "stream", ladder: bool = False, pace: str = "live") -> None:
+                 transport: str = "stream", ladder: bool = False, pace: str = "live",
+                 arena: int | None = None) -> None:
         self.site = site
         self.player = player
         self.matches_wanted = matches
@@ -38,10 +42,18 @@ class Runner:
         self.pace = pace
         self.seek_id: int | None = None
         self.seeks = 0
+        self.arena = arena
+        self.arena_joined = False
+        self.arena_over = False
 
     @property
     def done(self) -> bool:
-        return bool(self.matches_wanted) and len(self.finished) >= self.matches_wanted
+        return self.arena_over or (bool(self.matches_wanted) and len(self.finished) >= self.matches_wanted)
+
+    @property
+    def polls(self) -> bool:
+        """Whether quiet moments are used to look at the site (a seek, an arena)."""
+        return self.ladder or self.arena is not None
 
     # --- answering --------------------------------------------------------------------------------------
 
@@ -96,6 +108,35 @@ class Runner:
         self.seek_id, self.seeks = int(seek["id"]), self.seeks + 1
         log.info("seeking a ladder match (seek %s: %s)", seek["id"], seek["status"])
 
+    # --- an arena ---------------------------------------------------------------------------------------
+
+    def arena_check(self) -> None:
+        """In an arena: join it once (again after a pause), and stop once it is finished."""
+        if self.arena is None or self.done:
+            return
+        if not self.arena_joined:
+            try:
+                data = self.site.join_arena(self.arena)
+            except SiteError as err:
+                if err.code in ("tournament_over", "withdrawn"):
+                    log.info("arena %s: %s", self.arena, err.code)
+                    self.arena_over = True
+                    return
+                if err.status == 429:
+                    return
+                raise
+            self.arena_joined = True
+            log.info("joined arena %s (%s, %s)", self.arena, data["name"], data["phase"])
+            return
+        data = self.site.arena(self.arena)
+        me = data.get("me") or {}
+        if data["phase"] == "finished":
+            self.arena_over = True
+            log.info("arena %s is finished: %s points in %s matches", self.arena, me.get("points_text"),
+                     me.get("matches"))
+        elif me.get("status") == "paused":
+            self.arena_joined = False
+
     # --- events -----------------------------------------------------------------------------------------
 
     def handle(self, event: dict[str, Any]) -> None:
@@ -106,6 +147,7 @@ class Runner:
             if self.last_id is None:
                 self.last_id = int(event.get("last_id", 0))
             self.seek_if_idle()
+            self.arena_check()
         if kind == "your_turn":
             self.play_turn(int(event["match_id"]))
         elif kind == "invited" and self.accept:
@@ -118,6 +160,7 @@ class Runner:
             self.finished.add(int(event["match_id"]))
             log.info("match %s is over (%d finished)", event["match_id"], len(self.finished))
             self.seek_if_idle()
+            self.arena_check()
         if "id" in event and kind in EVENT_TYPES:
             self.last_id = max(self.last_id or 0, int(event["id"]))
 
@@ -175,14 +218,18 @@ class Runner:
             newest, stored = self.site.stored_events(self.last_id)  # None at first: what awaits an answer
             self.last_id = max(self.last_id or 0, newest)
             self.seek_if_idle()
+            self.arena_check()
             yield from stored
             while True:
-                try:  # on the ladder, a check of the seek after 15 quiet seconds stands in for the stream's heart-beat
-                    raw = sock.recv(timeout=15 if self.ladder else 60 * 60)
+                try:  # on the ladder or in an arena, a look after 15 quiet seconds stands in for the heart-beat
+                    raw = sock.recv(timeout=15 if self.polls else 60 * 60)
                 except TimeoutError:
-                    if not self.ladder:
+                    if not self.polls:
                         raise
                     self.seek_if_idle()
+                    self.arena_check()
+                    if self.done:
+                        return
                     continue
                 message = json.loads(raw)
                 if message.get("type") in EVENT_TYPES and int(message.get("id", 0)) > (self.last_id or 0):

@@ -65,6 +65,17 @@ class Site:
         (with the waiting one's ``id``) or ``too_many_matches`` (at the bot's cap) as a ``SiteError``."""
         return dict(self.post("/api/quick-match/", {"pool": "bots", "pace": pace}))
 
+    def arenas(self) -> list[dict[str, Any]]:
+        """The arenas: running and upcoming first (``{"id", "pool", "phase", ...}``)."""
+        return list(self.get("/api/tournaments/"))
+
+    def arena(self, arena_id: int) -> dict[str, Any]:
+        return dict(self.get(f"/api/tournaments/{arena_id}/"))
+
+    def join_arena(self, arena_id: int) -> dict[str, Any]:
+        """Join an arena of bot accounts (seated whenever free until it ends); 409 ``tournament_over``."""
+        return dict(self.post(f"/api/tournaments/{arena_id}/join/", {}))
+
     def get_seek(self, seek_id: int) -> dict[str, Any]:
         return dict(self.get(f"/api/quick-match/{seek_id}/"))
 

@@ -1,7 +1,7 @@
 """The client in clients/python, as a process against a real web server (gunicorn, SQLite, tasks in the web
 process): a bot account accepts the host's invitation and plays a whole match at a table with house bots, with
 the engine's heuristic bot and through the Bhoos bridge (a small Bhoos-protocol server of random legal cards,
-whose first illegal answer the bridge replaces by a legal card and logs)."""
+whose first illegal answer the bridge replaces by a legal card and logs); the ladder and arena commands."""
 
 from __future__ import annotations
 
@@ -26,7 +26,8 @@ PASSWORD = "client-password-9"
 def server(tmp_path_factory: Any) -> Iterator[Server]:
     folder = tmp_path_factory.mktemp("botclient")
     sqlite = migrated_sqlite(folder)
-    with web_server(sqlite, folder / "web.log", BOT_EVENTS_HEARTBEAT_SECONDS="2") as srv:
+    with web_server(sqlite, folder / "web.log", BOT_EVENTS_HEARTBEAT_SECONDS="2", TOURNAMENT_BOTS_AFTER="2",
+                    TOURNAMENT_SCHEDULE="0") as srv:
         srv.sqlite = sqlite  # type: ignore[attr-defined]
         yield srv
 
@@ -147,3 +148,40 @@ def test_the_ladder_command_seeks_plays_and_stops(server: Any, tmp_path: Path) -
     assert made_by(server.sqlite, row["id"], row["you"]) == ["player"] * (5 + 5 * 13), text
     profile = httpx.get(f"{url}/api/players/robotl/", headers=auth(bot)).json()
     assert profile["rating"]["games"] == 1  # a rated ladder match
+
+
+ARENA = """
+from datetime import timedelta
+from django.utils import timezone
+from games.models import Tournament
+print(Tournament.objects.create(name="Bots Arena", pool="bots", starts_at=timezone.now(), minutes=15).pk)
+"""
+
+
+def test_the_arena_command_joins_plays_and_stops(server: Any, tmp_path: Path) -> None:
+    """`arena`: a bot account joins the running arena of bot accounts (found by itself), is seated with the ladder's
+    house bots after the arena's wait, plays every move of its seat, and the match counts in the standings."""
+    url = server.url
+    bot = sign_up(url, "robota")
+    assert httpx.post(f"{url}/api/bot/account/upgrade/", headers=auth(bot)).status_code == 201
+    arena = int(run_django(server.sqlite, ARENA))
+    log = tmp_path / "client.log"
+    env = dict(os.environ, PYTHONPATH=f"{ROOT / 'clients' / 'python'}{os.pathsep}{ROOT}")
+    proc = subprocess.Popen([sys.executable, "-m", "callbreak_client", "arena", "--url", url, "--token", bot,
+                             "--bot", "heuristic", "--matches", "1"], cwd=ROOT, env=env,
+                            stdout=log.open("wb"), stderr=subprocess.STDOUT)
+    try:
+        assert proc.wait(timeout=300) == 0, log.read_text()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    text = log.read_text()
+    assert f"in arena {arena}" in text and f"joined arena {arena}" in text, text
+    assert "done: 1 matches finished, 70 actions" in text, text
+    standings = httpx.get(f"{url}/api/tournaments/{arena}/").json()["standings"]
+    [row] = standings
+    assert row["username"] == "robota" and row["matches"] == 1 and row["points"] == 48  # the only bot account: 1st
+    match_id = row["results"][0]["match_id"]
+    view = httpx.get(f"{url}/api/matches/{match_id}/", headers=auth(bot)).json()
+    assert {s["bot"] for s in view["seats"] if s["kind"] == "bot"} <= {"heuristic", "strong"}
+    assert made_by(server.sqlite, match_id, view["seat"]) == ["player"] * (5 + 5 * 13), text

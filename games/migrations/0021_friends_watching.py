@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0019_offline_match_flag'),
+        ('games', '0020_arenas'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

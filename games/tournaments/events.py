@@ -1,0 +1,42 @@
+"""What happens in arenas, as events for ``games.platform.outbox``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from games.platform.outbox import Event
+
+
+@dataclass(frozen=True)
+class ArenaJoined(Event):
+    """Someone joined (or came back to) a running arena: pair now, and again once the wait for people is over."""
+
+    tournament_id: int
+    bots_after: float
+
+
+@dataclass(frozen=True)
+class ArenaFreed(Event):
+    """An arena match was counted: its people are free again (pair now, and after the wait)."""
+
+    tournament_id: int
+    bots_after: float
+
+
+@dataclass(frozen=True)
+class ArenaSeated(Event):
+    """These people were seated together at ``match_id``: each of their tabs hears it (``/ws/me/``)."""
+
+    tournament_id: int
+    match_id: int
+    user_ids: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class StandingsChanged(Event):
+    """An arena's standings as the write left them (``standings``: ``reads.standings``): every open standings
+    socket gets them as they are, so nobody reads them again per socket."""
+
+    tournament_id: int
+    standings: dict[str, Any]

@@ -1,0 +1,45 @@
+"""What arenas do once a write has committed: pair after a join or a match's end (and again after the wait),
+count an arena match that ended, tell the seated people where to go, send the standings to their sockets."""
+
+from __future__ import annotations
+
+from django.conf import settings
+
+from games.matches.events import MatchAdvanced, SeatsChanged
+from games.platform import outbox
+from games.platform.groups import tournament_group, user_group, user_message
+
+from . import tasks
+from .events import ArenaFreed, ArenaJoined, ArenaSeated, StandingsChanged
+
+
+def pair_soon(event: ArenaJoined | ArenaFreed) -> None:
+    """Pair at once, and again just after the wait for people ends (beat's sweep pairs anyway, as a net). In eager
+    mode the delayed run is a timer thread of this process (``TOURNAMENT_EAGER_TIMER``)."""
+    outbox.task_now(tasks.pair_arena, event.tournament_id)
+    if not settings.CELERY_TASK_ALWAYS_EAGER or settings.TOURNAMENT_EAGER_TIMER:
+        outbox.task_now(tasks.pair_arena, event.tournament_id, countdown=event.bots_after + 0.5, eager="thread")
+
+
+def match_ended(event: MatchAdvanced) -> None:
+    """A match finished: if an arena started it, count it (the task finds out; most matches are no arena's)."""
+    if event.finished and not event.match.offline:
+        outbox.task_now(tasks.count_arena_match, event.match_id)
+
+
+def match_aborted(event: SeatsChanged) -> None:
+    if event.match.status == "aborted":
+        outbox.task_now(tasks.count_arena_match, event.match_id)
+
+
+def seated(event: ArenaSeated) -> None:
+    """Every open tab of each seated person hears where to go (``/ws/me/``)."""
+    for user_id in event.user_ids:
+        outbox.group_send_now(user_group(user_id), user_message(
+            {"type": "arena_seated", "tournament_id": event.tournament_id, "match_id": event.match_id}))
+
+
+def standings_changed(event: StandingsChanged) -> None:
+    """Every open standings socket of the arena gets the new standings."""
+    outbox.group_send_now(tournament_group(event.tournament_id),
+                          {"type": "tournament.standings", "standings": event.standings})

@@ -1,0 +1,44 @@
+"""Arenas' Celery tasks (thin: each calls one command, takes ids, is idempotent, retries on database faults)."""
+
+from __future__ import annotations
+
+from celery import shared_task
+from django.utils import timezone
+
+from games.platform import outbox
+from games.platform.task_options import DB_RETRY
+
+from . import commands, reads
+
+
+@shared_task(name="games.tasks.pair_arena", acks_late=True, ignore_result=True, **DB_RETRY)
+def pair_arena(tournament_id: int) -> int:
+    """Seat whoever of the arena is free and can be seated now (safe to run twice at once and to redeliver)."""
+    return len(commands.pair(tournament_id))
+
+
+@shared_task(name="games.tasks.count_arena_match", acks_late=True, ignore_result=True, **DB_RETRY)
+def count_arena_match(match_id: int) -> bool:
+    """Count an arena match that ended into the standings (once)."""
+    return commands.count_match(match_id)
+
+
+def sweep() -> dict[str, int]:
+    """Beat's sweep of the arenas: pair every running one, count ended matches left uncounted, close the arenas
+    whose time is up, make the scheduled ones."""
+    now = timezone.now()
+    running = reads.running_ids(now)
+    for tournament_id in running:
+        outbox.task_now(pair_arena, tournament_id)
+    lost = reads.uncounted_ended()
+    for match_id in lost:
+        outbox.task_now(count_arena_match, match_id)
+    closed = sum(commands.close(tid, now) for tid in reads.to_close(now))
+    made = commands.schedule(now)
+    return {"running": len(running), "counted": len(lost), "closed": closed, "made": len(made)}
+
+
+@shared_task(name="games.tasks.sweep_arenas", acks_late=True, ignore_result=True, **DB_RETRY)
+def sweep_arenas() -> dict[str, int]:
+    """Beat, every ``TOURNAMENT_SWEEP_SECONDS``: ``sweep``."""
+    return sweep()

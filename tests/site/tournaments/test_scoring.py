@@ -1,0 +1,78 @@
+"""The arena's arithmetic: points by place among the people (ties share, exactly), the streak that doubles them,
+and who sits together (closest in points first, never the same four twice in a row, bots after the wait)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from games.tournaments import scoring
+from games.tournaments.scoring import UNIT, Free
+
+
+def test_places_give_4_2_1_0_among_the_people() -> None:
+    assert scoring.places([120, 80, 50, -30]) == [(1, 4 * UNIT), (2, 2 * UNIT), (3, 1 * UNIT), (4, 0)]
+    assert scoring.places([-30, 120, 50, 80]) == [(4, 0), (1, 4 * UNIT), (3, 1 * UNIT), (2, 2 * UNIT)]
+
+
+def test_ties_share_the_places_they_cover_exactly() -> None:
+    assert scoring.places([50, 30, 30, 10]) == [(1, 48), (2, 18), (2, 18), (4, 0)]  # (2 + 1) / 2 = 1.5
+    assert scoring.places([30, 30, 10, 10]) == [(1, 36), (1, 36), (3, 6), (3, 6)]  # 3 and 0.5
+    assert scoring.places([10, 10, 10, 5]) == [(1, 28), (1, 28), (1, 28), (4, 0)]  # 7 / 3, kept exact in twelfths
+    assert scoring.places([7, 7, 7, 7]) == [(1, 21)] * 4  # 7 / 4
+    assert scoring.places([9, 3]) == [(1, 48), (2, 24)]  # two people and two bots: places among the people
+    assert scoring.places([4]) == [(1, 48)]
+    for totals in ([1, 1, 1, 1], [3, 2, 2, 2], [5, 5, 1, 1], [4, 3, 3]):
+        shares = scoring.places(totals)
+        assert sum(p for _, p in shares) == sum(scoring.PLACE_POINTS[:len(totals)]) * UNIT  # nothing lost to rounding
+
+
+def test_two_top_two_finishes_in_a_row_double_the_next() -> None:
+    points, streak, doubled = scoring.award(48, 1, 0)
+    assert (points, streak, doubled) == (48, 1, False)
+    points, streak, doubled = scoring.award(24, 2, streak)
+    assert (points, streak, doubled) == (24, 2, False)
+    points, streak, doubled = scoring.award(12, 3, streak)  # on the streak: doubled, and the streak ends
+    assert (points, streak, doubled) == (24, 0, True)
+    points, streak, doubled = scoring.award(48, 1, streak)
+    assert (points, streak, doubled) == (48, 1, False)
+    assert scoring.award(18, 2, 2) == (36, 3, True)  # a shared second place keeps the streak going, doubled
+    assert scoring.award(18, 2, 3) == (36, 4, True)
+
+
+def test_points_read_as_people_read_them() -> None:
+    assert [scoring.text(p) for p in (0, 48, 18, 28, 21, 96, 6)] == ["0", "4", "1.5", "2.33", "1.75", "8", "0.5"]
+
+
+NOW = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+
+
+def free(entry_id: int, points: int, waited: float = 0.0, last: str = "") -> Free:
+    return Free(entry_id, points, NOW - timedelta(seconds=waited), last)
+
+
+def test_the_closest_in_points_sit_together_first() -> None:
+    people = [free(1, 100), free(2, 90), free(3, 40), free(4, 38), free(5, 37), free(6, 36), free(7, 0), free(8, -1)]
+    groups = scoring.groups(people, {i: i for i in range(1, 9)}, NOW, 30)
+    assert [[f.entry_id for f in g] for g in groups] == [[3, 4, 5, 6], [1, 2, 7, 8]]
+
+
+def test_never_the_same_four_twice_in_a_row() -> None:
+    key = scoring.four_key([1, 2, 3, 4])
+    same = [free(i, 0, last=key) for i in (1, 2, 3, 4)]
+    assert scoring.groups(same, {i: i for i in range(1, 5)}, NOW, 30) == []  # they wait for others
+    # a fifth person breaks the four up
+    groups = scoring.groups([*same, free(5, 0)], {i: i for i in range(1, 6)}, NOW, 30)
+    assert len(groups) == 1 and 5 in {f.entry_id for f in groups[0]}
+    # after the wait, the same four are split in twos with bots rather than seated together again
+    late = [free(i, 0, waited=31, last=key) for i in (1, 2, 3, 4)]
+    groups = scoring.groups(late, {i: i for i in range(1, 5)}, NOW, 30)
+    assert sorted(len(g) for g in groups) == [2, 2]
+
+
+def test_bots_only_after_the_wait() -> None:
+    assert scoring.groups([free(1, 0, waited=29), free(2, 0, waited=5)], {1: 1, 2: 2}, NOW, 30) == []
+    groups = scoring.groups([free(1, 0, waited=30), free(2, 0, waited=5)], {1: 1, 2: 2}, NOW, 30)
+    assert [[f.entry_id for f in g] for g in groups] == [[1, 2]]
+    seven = [free(i, i, waited=40) for i in range(1, 8)]  # four together, three with a bot
+    groups = scoring.groups(seven, {i: i for i in range(1, 8)}, NOW, 30)
+    assert sorted(len(g) for g in groups) == [3, 4]
