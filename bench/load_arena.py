@@ -25,6 +25,8 @@ from load_stack import BIN, ROOT, Stack
 
 #: Standings sockets watching the arena (as people keep its page open), each timing every match counted.
 WATCHERS = 4
+#: A person free this long with no word of a seat asks the arena where they sit (the page follows the standings).
+RESYNC_AFTER = 40.0
 
 MAKE_ARENA = """
 from datetime import timedelta
@@ -74,6 +76,7 @@ class ArenaPlayer(Player):
         self.in_match = False  # playing one now (its end not seen yet on the match socket)
         self.next_match = 0  # the match the arena seated me at, not played yet
         self.seen: set[int] = set()
+        self.by_resync = 0  # seats learnt by asking, not from /ws/me/
 
     def _seat(self, match_id: int) -> None:
         """The arena seated me (``/ws/me/``, or the join's answer). It may say so before my match socket showed my
@@ -106,12 +109,26 @@ class ArenaPlayer(Player):
             if me.get("playing"):
                 self._seat(int(me["playing"]))
 
+    async def resync(self) -> None:
+        """As the arena page does from its standings: ask where I sit now. A seat found this way was told on
+        ``/ws/me/`` late or never: counted apart (``seated_by_resync``)."""
+        r = await self._call("GET", f"/api/tournaments/{self.arena.id}/")
+        if r is not None and r.status_code == 200:
+            playing = (r.json().get("me") or {}).get("playing")
+            if playing and int(playing) not in self.seen:
+                self.by_resync += 1
+                self._seat(int(playing))
+
     async def play_arena(self, deadline: float) -> None:
         while time.monotonic() < deadline:
-            try:
-                await asyncio.wait_for(self.seated.wait(), timeout=max(0.1, deadline - time.monotonic()))
+            try:  # seated within RESYNC_AFTER (bots come after 30 s), else ask, as the page's standings would
+                await asyncio.wait_for(self.seated.wait(), timeout=max(0.1, min(RESYNC_AFTER,
+                                                                                 deadline - time.monotonic())))
             except TimeoutError:
-                return
+                if time.monotonic() >= deadline:
+                    return
+                await self.resync()
+                continue
             self.seated.clear()
             self.match_id, self.view, self.done, self.in_match = self.next_match, {}, False, True
             r = await self._call("GET", f"/api/matches/{self.match_id}/")  # the table's first view, as the page
@@ -182,7 +199,8 @@ async def run_arena(args: argparse.Namespace, base: str, stack: Stack | None) ->
     delays = arena.delays()
     return {
         "arena": args.arena, "signed_up": len(ready), "seconds": round(wall, 1), "think": [lo, hi],
-        "seatings": len(waits), "matches_ended": len(arena.ended), "matches_counted_seen": len(delays),
+        "seatings": len(waits), "seated_by_resync": sum(p.by_resync for p in ready),
+        "matches_ended": len(arena.ended), "matches_counted_seen": len(delays),
         "free_to_seated_s": {"p50": pct(waits, 0.5), "p95": pct(waits, 0.95), "max": max(waits, default=float("nan"))},
         "standings_delay_s": {"p50": pct(delays, 0.5), "p95": pct(delays, 0.95),
                               "max": max(delays, default=float("nan"))},
@@ -197,12 +215,13 @@ def arena_table(result: dict[str, Any]) -> str:
     s, d = result["free_to_seated_s"], result["standings_delay_s"]
     return "\n".join([
         "| people in one arena | web × worker processes | seconds, think | seatings "
-        "| free → seated p50 / p95 / slowest | matches ended "
+        "| free → seated p50 / p95 / slowest | seats learnt by asking | matches ended "
         "| standings after a match's end p50 / p95 / slowest | errors |",
-        "|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|",
         f"| {result['arena']} | {result['web']} × {result['workers']} | {result['seconds']:g}, "
         f"{result['think'][0]:g}–{result['think'][1]:g} s | {result['seatings']} "
-        f"| {s['p50']:.1f} / {s['p95']:.1f} / {s['max']:.1f} s | {result['matches_ended']} "
+        f"| {s['p50']:.1f} / {s['p95']:.1f} / {s['max']:.1f} s | {result['seated_by_resync']} "
+        f"| {result['matches_ended']} "
         f"| {d['p50']:.2f} / {d['p95']:.2f} / {d['max']:.2f} s "
         f"| {sum(result['errors'].values())} {result['errors'] or ''} |",
         "",

@@ -134,11 +134,18 @@ function draw() {
   tick();
 }
 
+// The match I was playing when this page first heard the standings: a newer one is a seat the arena gave me
+// since, and the page goes there even if /ws/me/'s "arena_seated" never came (a message lost on the way).
+let playingAtOpen;
+
 function apply(t) {
   state = t;
   const row = mine(t.standings);
   if (row) me = { status: row.status, points_text: row.points_text, playing: row.playing, matches: row.matches };
   draw();
+  if (!row) return;
+  if (playingAtOpen === undefined) playingAtOpen = row.playing || null;
+  else if (row.playing && row.playing !== playingAtOpen && signedIn) location.assign(`/play/${row.playing}/`);
 }
 
 async function act(path) {
@@ -148,6 +155,7 @@ async function act(path) {
     const t = await api(`/api/tournaments/${id}/${path}/`, { method: "POST" });
     me = t.me;
     apply(t);
+    if (path === "join" && me && me.playing) location.assign(`/play/${me.playing}/`); // seated at once
   } catch (e) {
     error.textContent = e.message;
     error.hidden = false;

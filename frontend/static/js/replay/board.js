@@ -45,8 +45,13 @@ export function createBoard(app, state, { name, posOf }) {
         slots[posOf(p.seat)].appendChild(c);
       }
     }
-    $(".trick-note").textContent = tr && tr.winner != null && st.kind === "play"
-      ? fmt(_("%(name)s wins the trick"), { name: name(tr.winner) }) : "";
+    $(".trick-note").textContent = wonBy({ st, tr });
+  }
+
+  // Who took the trick this card completed ("" otherwise): on the board beside the trick, and in the step's line
+  // (on a phone the board has no room under the trick for it, so only the line says it).
+  function wonBy({ st, tr }) {
+    return tr && tr.winner != null && st.kind === "play" ? fmt(_("%(name)s wins the trick"), { name: name(tr.winner) }) : "";
   }
 
   function stepLabel({ st, deal }) {
@@ -64,7 +69,8 @@ export function createBoard(app, state, { name, posOf }) {
     renderTrick(S);
     $(".deal-no").textContent = fmt(_("Deal %(n)s of 5"), { n: deal.number });
     $(".trick-no").textContent = st.kind === "play" ? fmt(_("Trick %(n)s of 13"), { n: st.t + 1 }) : "";
-    $(".replay-step-label").textContent = `${pos + 1}/${steps.length} · ${stepLabel(S)}`;
+    const won = wonBy({ st, tr: S.trick });
+    $(".replay-step-label").textContent = `${pos + 1}/${steps.length} · ${stepLabel(S)}${won ? ` · ${won}` : ""}`;
   }
 
   return { render };

@@ -1,0 +1,43 @@
+"""The replay on phones, in 中文 (long bot names): at every step of a finished match where a card completes a trick,
+nothing on the board is covered (who took the trick, wrapped under the trick, covered the hands beside and below
+it), and the step's line says who took it, at 360×740 and 740×360."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+import pytest
+from e2e_helpers import covered_texts, finish_by_api, new_context, sign_up
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.mark.parametrize("size", [(360, 740), (740, 360)], ids=["360x740", "740x360"])
+def test_the_trick_note_covers_no_card_at_any_step(browser: Any, site_url: str, size: tuple[int, int]) -> None:
+    ctx = new_context(browser, viewport={"width": size[0], "height": size[1]}, locale="zh-CN",
+                      is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    page.set_default_timeout(20_000)
+    try:
+        sign_up(page, site_url, "rn_" + secrets.token_hex(3), email=False)
+        token = next(c["value"] for c in ctx.cookies() if c["name"] == "csrftoken")
+        made = page.request.post(f"{site_url}/api/matches/", data={"bot": "easy"}, headers={"X-CSRFToken": token})
+        view = made.json()
+        finish_by_api(site_url, {view["seat"]: page}, view["id"])
+        page.goto(f"{site_url}/replay/{view['id']}/")
+        page.wait_for_selector(".replay-table .trick")
+        bad: list[Any] = []
+        notes = 0
+        for _ in range(320):  # every step of the match, one key press each
+            note = (page.locator(".replay-table .trick-note").text_content() or "").strip()
+            if note:
+                notes += 1
+                label = page.locator(".replay-step-label").inner_text()
+                assert note in label, (note, label)
+                bad += [(label, c) for c in covered_texts(page)]
+            page.keyboard.press("ArrowRight")
+        assert notes >= 60, notes
+        assert not bad, bad[:6]
+    finally:
+        ctx.close()
