@@ -16,7 +16,7 @@ TEST_PROCS ?= 3
 XDIST = $(if $(filter 0,$(TEST_PROCS)),,-n $(TEST_PROCS) --dist worksteal)
 
 SHELL := /bin/bash
-.PHONY: serve load run test install lint contracts typecheck test-engine test-site test-site-pg test-realstack test-embedded test-realstack-then-pg bench migrate worker beat cluster
+.PHONY: serve load run test install lint contracts typecheck test-engine test-site test-site-pg test-realstack test-embedded-then-pg bench migrate worker beat cluster
 
 $(STAMP): pyproject.toml setup.py engine/bots/_kernel.c
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -89,14 +89,12 @@ test-realstack: $(STAMP)
 
 test: $(STAMP) $(OFFLINE) lint contracts typecheck
 	@# The real-stack tests wait on servers and sockets far more than they compute: they run beside the rest
-	@# (everything on SQLite), then the database-sensitive part on PostgreSQL; each part is printed when it ends.
-	$(MAKE) --no-print-directory -j2 --output-sync=target test-embedded test-realstack-then-pg
+	@# (everything on SQLite, then the database-sensitive part on PostgreSQL, which is CPU-bound: beside the
+	@# SQLite run it slowed both); each part is printed when it ends.
+	$(MAKE) --no-print-directory -j2 --output-sync=target test-embedded-then-pg test-realstack
 
-test-embedded: $(STAMP) $(OFFLINE)
+test-embedded-then-pg: $(STAMP) $(OFFLINE)
 	$(BIN)/pytest -q tests -m "not realstack" $(XDIST)
-
-test-realstack-then-pg: $(STAMP)
-	$(MAKE) --no-print-directory test-realstack
 	$(MAKE) --no-print-directory test-site-pg
 
 bench: $(STAMP)

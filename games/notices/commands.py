@@ -102,7 +102,9 @@ def _email_text(notice: Notice) -> tuple[str, str]:
 def send_notice_email(notice_id: int) -> bool:
     """Send the notice's email once (``emailed`` is set under a row lock)."""
     with transaction.atomic():
-        obj = Notice.objects.select_for_update().select_related("match", "table__host").filter(pk=notice_id).first()
+        # the notice's row only: its match and table are nullable (outer joins), which PostgreSQL will not lock
+        obj = (Notice.objects.select_for_update(of=("self",)).select_related("match", "table__host")
+               .filter(pk=notice_id).first())
         if obj is None or obj.emailed:
             return False
         user = get_user_model().objects.filter(pk=obj.user_id, is_active=True).first()

@@ -150,13 +150,15 @@ def test_full_match_in_the_browser(page: Any, site_url: str, artifacts: Any) -> 
     # the rest of the match through the API; the open table follows live and ends with the dialog
     match_id = int(table_url.rstrip("/").split("/")[-1])
     seat = page.evaluate("fetch(location.pathname.replace('/play/', '/api/matches/')).then(r => r.json())")["seat"]
-    finish_by_api(base, {seat: page}, match_id)
-    assert wait_state(page) == "end"
-    # every newer view was animated from the actions its message carried: never shown at once, and compared
-    # with the one before only once, for the POST sent while the socket was down (its answer, the view after
-    # the bots' replies too, carries no actions)
+    # while the person played here, every newer view was animated from the actions its message carried: never
+    # shown at once, and compared with the one before only once, for the POST sent while the socket was down (its
+    # answer, the view after the bots' replies too, carries no actions)
     paths = page.evaluate("window.callbreakTable.paths")
     assert paths["actions"] >= my_actions and paths["diff"] <= 1 and paths["jump"] == 0, paths
+    finish_by_api(base, {seat: page}, match_id)
+    assert wait_state(page) == "end"
+    # the API's burst: newest views at times (compared, never shown at once)
+    assert page.evaluate("window.callbreakTable.paths")["jump"] == 0
 
     # The end: winners, final scores, seed and its commitment.
     end = page.get_by_test_id("end")
