@@ -97,6 +97,8 @@ class ArenaPlayer(Player):
                     msg = json.loads(raw)
                     if msg.get("type") == "arena_seated" and msg.get("tournament_id") == self.arena.id:
                         self._seat(int(msg["match_id"]))
+            # a clean close ends the loop without an exception: no seat would come any more, so say so
+            self.figures.errors["account socket closed by the server"] += 1
         except (websockets.ConnectionClosed, TimeoutError, OSError, websockets.InvalidHandshake) as err:
             self.figures.errors[f"account socket {type(err).__name__}"] += 1
             self.socket_open.set()

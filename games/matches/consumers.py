@@ -35,7 +35,7 @@ from games.platform.errors import GameError, MatchNotFound
 from games.platform.groups import match_group
 
 from . import commands, reads
-from .seatview import SeatView
+from .seatview import READ_BESIDE, SeatView
 
 log = logging.getLogger(__name__)
 
@@ -125,7 +125,7 @@ class MatchConsumer(FollowsAccount, AsyncJsonWebsocketConsumer):  # type: ignore
             await self.shut_down()
             return
         started = time.perf_counter()
-        messages = await database_sync_to_async(self._act, thread_sensitive=False)(content)
+        messages = await database_sync_to_async(self._act, thread_sensitive=not READ_BESIDE)(content)
         ref = content.get("ref")
         if isinstance(ref, str | int) and not isinstance(ref, bool) and len(str(ref)) <= 64:
             messages[0]["ref"] = ref
@@ -198,7 +198,7 @@ class MatchConsumer(FollowsAccount, AsyncJsonWebsocketConsumer):  # type: ignore
         if not await self.credential_still_valid():
             await self.shut_down()
             return
-        view = await database_sync_to_async(self.seat_view.read, thread_sensitive=False)()
+        view = await database_sync_to_async(self.seat_view.read, thread_sensitive=not READ_BESIDE)()
         if self.shut:  # closed while the view was being built
             return
         if view is None:

@@ -24,6 +24,13 @@ from .models import Action, Match
 WATCH_BEHIND = 4
 
 
+
+# A socket's view is read beside the request threads on PostgreSQL (many sockets at once, each its own pooled
+# connection); on SQLite (the embedded default, one process) in the one database thread, where a read beside a write
+# of the same in-memory database fails with "table is locked" instead of waiting. Every socket reads through this.
+READ_BESIDE = settings.DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3"
+
+
 class SeatView:
     """The live view of ``seat`` at match ``match_id`` for ``user_id`` (who must still hold the seat)."""
 

@@ -27,7 +27,7 @@ from django.conf import settings
 
 from games.accounts.sockets import FollowsAccount
 from games.matches.consumers import MatchConsumer
-from games.matches.seatview import WatcherView
+from games.matches.seatview import READ_BESIDE, WatcherView
 from games.platform import outbox, ratelimit
 from games.platform.errors import GameError, MatchNotFound
 from games.platform.groups import match_group, watch_group
@@ -40,10 +40,6 @@ CLOSE_UNAUTHENTICATED = 4401
 CLOSE_PRIVATE = 4403
 CLOSE_NOT_FOUND = 4404
 RENEW_SECONDS = 120.0
-# A watcher's view is read beside the request threads on PostgreSQL (many watchers at once); on SQLite (the
-# embedded default, one process) in the one database thread, where a read beside a write of the same in-memory
-# database fails with "table is locked" instead of waiting.
-READ_BESIDE = settings.DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3"
 
 
 async def _tell_count(layer: Any, match_id: int) -> None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import random
 import re
+import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from django.test import Client
@@ -150,3 +152,29 @@ def two_people(make_user: Any, move_seconds: int = 3600) -> tuple[Any, Any, Any]
     )
     match.refresh_from_db()
     return match, a, b
+
+
+def race(n: int, run: Callable[[], list[int]]) -> tuple[list[list[int]], list[BaseException]]:
+    """``run`` (a pairing run) ``n`` times at once, in threads started together, each with its own database
+    connection: what each returned, and what any raised."""
+    from django.db import connections
+
+    barrier = threading.Barrier(n)
+    made: list[list[int]] = []
+    errors: list[BaseException] = []
+
+    def one() -> None:
+        try:
+            barrier.wait()
+            made.append(run())
+        except BaseException as exc:  # reported by the caller
+            errors.append(exc)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=one) for _ in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return made, errors

@@ -4,16 +4,15 @@ are dropped; two pairing runs at once (PostgreSQL, threads) never seat anyone tw
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 from typing import Any
 
 import pytest
 import time_machine
 from channels.db import database_sync_to_async
-from django.db import IntegrityError, connection, connections, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
-from site_helpers import client_for, ws
+from site_helpers import client_for, race, ws
 
 from games.models import Match, Rating, Seat, Seek, Table
 from games.quickmatch import commands, reads
@@ -182,27 +181,6 @@ async def test_the_account_socket_says_matched(make_user: Any, settings: Any) ->
     await tab.disconnect()
 
 
-def _race(n: int) -> tuple[list[list[int]], list[BaseException]]:
-    """``n`` pairing runs started together in threads (each its own database connection)."""
-    barrier = threading.Barrier(n)
-    made: list[list[int]] = []
-    errors: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            barrier.wait()
-            made.append(commands.pair())
-        except BaseException as exc:  # reported by the caller
-            errors.append(exc)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run) for _ in range(n)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return made, errors
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks with SKIP LOCKED need PostgreSQL")
@@ -214,7 +192,7 @@ def test_two_pairing_runs_at_once_never_seat_anyone_twice(make_user: Any, settin
         Seek.objects.bulk_create(
             Seek(user=u, pace="live", rated=i % 2 == 0, skill=25.0 + (i % 7), waiting_since=now - timedelta(seconds=i))
             for i, u in enumerate(people))
-        made, errors = _race(2)
+        made, errors = race(2, commands.pair)
         assert not errors, errors
         new = [m for ms in made for m in ms]
         seated = list(Seat.objects.filter(match_id__in=new, kind="human").values_list("user_id", flat=True))

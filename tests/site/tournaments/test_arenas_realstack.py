@@ -3,13 +3,13 @@ free people out with ``SKIP LOCKED`` and never seat anyone twice, round after ro
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.db import connection, connections
+from django.db import connection
 from django.utils import timezone
+from site_helpers import race
 
 from games.models import ArenaMatch, Entry, Seat, Tournament
 from games.tournaments import commands
@@ -17,26 +17,6 @@ from games.tournaments import commands
 pytestmark = [pytest.mark.realstack, pytest.mark.django_db(transaction=True)]
 
 
-def _race(n: int, tournament_id: int) -> tuple[list[list[int]], list[BaseException]]:
-    barrier = threading.Barrier(n)
-    made: list[list[int]] = []
-    errors: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            barrier.wait()
-            made.append(commands.pair(tournament_id))
-        except BaseException as exc:  # reported by the caller
-            errors.append(exc)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run) for _ in range(n)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return made, errors
 
 
 def test_two_pairing_runs_at_once_never_seat_anyone_twice(make_user: Any, settings: Any) -> None:
@@ -48,7 +28,7 @@ def test_two_pairing_runs_at_once_never_seat_anyone_twice(make_user: Any, settin
     Entry.objects.bulk_create(Entry(tournament=t, user=u, points=12 * (i % 9),
                                     free_since=timezone.now() - timedelta(seconds=i)) for i, u in enumerate(people))
     for round_ in range(3):
-        made, errors = _race(2, t.pk)
+        made, errors = race(2, lambda: commands.pair(t.pk))
         assert not errors, errors
         new = [m for ms in made for m in ms]
         seated = list(Seat.objects.filter(match_id__in=new, kind="human").values_list("user_id", flat=True))
