@@ -138,6 +138,15 @@ function draw() {
 // since, and the page goes there even if /ws/me/'s "arena_seated" never came (a message lost on the way).
 let playingAtOpen;
 
+// Three words may say "seated" at once (the join's answer, /ws/me/, the standings): the page goes once, since a
+// second assign of the same address aborts the first navigation half-way.
+let leavingFor = null;
+function goToTable(matchId) {
+  if (leavingFor !== null) return;
+  leavingFor = matchId;
+  location.assign(`/play/${matchId}/`);
+}
+
 function apply(t) {
   state = t;
   const row = mine(t.standings);
@@ -145,7 +154,7 @@ function apply(t) {
   draw();
   if (!row) return;
   if (playingAtOpen === undefined) playingAtOpen = row.playing || null;
-  else if (row.playing && row.playing !== playingAtOpen && signedIn) location.assign(`/play/${row.playing}/`);
+  else if (row.playing && row.playing !== playingAtOpen && signedIn) goToTable(row.playing);
 }
 
 async function act(path) {
@@ -155,7 +164,7 @@ async function act(path) {
     const t = await api(`/api/tournaments/${id}/${path}/`, { method: "POST" });
     me = t.me;
     apply(t);
-    if (path === "join" && me && me.playing) location.assign(`/play/${me.playing}/`); // seated at once
+    if (path === "join" && me && me.playing) goToTable(me.playing); // seated at once
   } catch (e) {
     error.textContent = e.message;
     error.hidden = false;
@@ -185,7 +194,7 @@ if (signedIn) {
     if (msg.type === "arena_seated" && msg.tournament_id === id) {
       me = { ...(me || {}), playing: msg.match_id };
       drawMe();
-      location.assign(`/play/${msg.match_id}/`); // seated: to the table, as quick match does
+      goToTable(msg.match_id); // seated: to the table, as quick match does
     }
   });
 }

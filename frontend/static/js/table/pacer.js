@@ -25,6 +25,9 @@ const SUMMARY = 2600;          // a deal's scores
 const LAST_TRICK_HOLD = 1400;  // the match's last trick, before the end dialog
 const MAX_EVENTS = 40;         // more than this (a long absence): show the newest view at once
 const KEEP_CLOCK = -1;         // a step that showed nothing new: the next one keeps its time
+// A backlog (a burst of moves, a slow device) plays faster the longer it is, so the table is never far behind:
+// beyond a trick's worth of steps at twice the pace, beyond a deal's half at four times.
+const catchUp = (queued) => (queued > 48 ? 0.25 : queued > 12 ? 0.5 : 1);
 
 /**
  * createPacer({ render(frame, info), collect(frame) -> ms, me }) -> { push(view), frame, busy, ... }
@@ -59,7 +62,7 @@ export function createPacer({ render, collect }) {
     clearTimeout(timer);
     timer = null;
     if (!steps.length) return;
-    const wait = Math.max(0, steps[0].delay - (performance.now() - lastAt));
+    const wait = Math.max(0, steps[0].delay * catchUp(steps.length) - (performance.now() - lastAt));
     timer = setTimeout(() => {
       timer = null;
       const step = steps.shift();
