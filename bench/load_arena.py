@@ -1,6 +1,8 @@
 """The arena run (``bench/load.py --arena N``): N people join one running arena at the same moment and play in it
 for ``--seconds`` at ``--think``; the arena seats them as they come free (bots after its wait). It measures each
-time from "free" (joined, or one's match just ended) to "seated" (``/ws/me/`` says ``arena_seated``), the
+time from "free" (joined, or one's match just ended) to "seated" (``/ws/me/`` says ``arena_seated``), which holds
+the rules' own waits (a fourth person free, never the same four twice in a row, bots only after the wait), and the
+server's part of it (its ``callbreak_arena_seat_delay_seconds``: from the moment the rules let a group sit), the
 standings' delay after a match ends (from the first finished view a player sees on the match socket until the
 standings socket of a few watchers shows that match counted), errors, and the machine's load."""
 
@@ -19,7 +21,7 @@ from typing import Any
 
 import httpx
 import websockets
-from load_metrics import cpu_by_component, pct
+from load_metrics import cpu_by_component, histogram_pct, pct, server_samples
 from load_players import Figures, Player
 from load_stack import BIN, ROOT, Stack
 
@@ -185,6 +187,7 @@ async def run_arena(args: argparse.Namespace, base: str, stack: Stack | None) ->
         stop = asyncio.Event()
         watchers = [asyncio.create_task(watch(base, arena, figures.errors, stop)) for _ in range(WATCHERS)]
         load_before = os.getloadavg()
+        server0 = await server_samples(http, base, stack)
         cpu0, t0 = cpu_by_component(stack), time.monotonic()
         deadline = t0 + args.seconds
         await asyncio.gather(*(p.join() for p in ready))  # everyone at once
@@ -193,6 +196,7 @@ async def run_arena(args: argparse.Namespace, base: str, stack: Stack | None) ->
         wall = time.monotonic() - t0
         cpu1 = cpu_by_component(stack)
         load_after = os.getloadavg()
+        server1 = await server_samples(http, base, stack)
         stop.set()
         for task in sockets:
             task.cancel()
@@ -206,6 +210,10 @@ async def run_arena(args: argparse.Namespace, base: str, stack: Stack | None) ->
         "free_to_seated_s": {"p50": pct(waits, 0.5), "p95": pct(waits, 0.95), "max": max(waits, default=float("nan"))},
         "standings_delay_s": {"p50": pct(delays, 0.5), "p95": pct(delays, 0.95),
                               "max": max(delays, default=float("nan"))},
+        # the server's own: from the moment the rules let a group sit until seated (the bucket's upper bound)
+        "seatable_to_seated_s": {f"p{int(q * 100)}": histogram_pct(server0, server1,
+                                                                   "callbreak_arena_seat_delay_seconds", q)
+                                 for q in (0.5, 0.95, 0.99)},
         "human_actions": figures.human_actions, "errors": dict(figures.errors),
         "closed_by_server": dict(figures.closed_by_server), "web": args.web, "workers": args.workers,
         "cpu_pct_of_a_core": {k: round(100 * (cpu1[k] - cpu0.get(k, 0.0)) / wall) for k in cpu1},
@@ -226,6 +234,10 @@ def arena_table(result: dict[str, Any]) -> str:
         f"| {result['matches_ended']} "
         f"| {d['p50']:.2f} / {d['p95']:.2f} / {d['max']:.2f} s "
         f"| {sum(result['errors'].values())} {result['errors'] or ''} |",
+        "",
+        "The server's own seat delay (from the moment the rules let a group sit: its fourth person free, or its "
+        "first one's wait for bots over) p50 / p95 / p99: "
+        + " / ".join(f"≤ {v:g}" for v in result["seatable_to_seated_s"].values()) + " s",
         "",
         "CPU, % of one core: " + ", ".join(f"{k} {v}" for k, v in result["cpu_pct_of_a_core"].items())
         + "; load average (1, 5, 15 min) before: " + " ".join(f"{x:.2f}" for x in result["load_average_before"])

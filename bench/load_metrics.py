@@ -94,7 +94,7 @@ async def server_samples(http: httpx.AsyncClient, base: str, stack: Stack | None
     return out
 
 
-def _histogram_pct(before: Samples, after: Samples, name: str, q: float, **labels: str) -> float:
+def histogram_pct(before: Samples, after: Samples, name: str, q: float, **labels: str) -> float:
     """The ``q`` quantile of a histogram's observations between two scrapes (the upper bound of its bucket)."""
     buckets: dict[float, float] = {}
     for (metric, labs), value in after.items():
@@ -123,7 +123,7 @@ def server_figures(before: Samples, after: Samples, via: str) -> dict[str, Any]:
                                                       "status": "2xx"})
     out: dict[str, Any] = {}
     for key, (name, labels) in {"action_ms": action, "reply_ms": ("callbreak_bot_reply_seconds", {})}.items():
-        out[key] = {f"p{int(q * 100)}": 1000 * _histogram_pct(before, after, name, q, **labels)
+        out[key] = {f"p{int(q * 100)}": 1000 * histogram_pct(before, after, name, q, **labels)
                     for q in (0.5, 0.95, 0.99)}
     return out
 

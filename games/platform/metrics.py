@@ -30,6 +30,10 @@ SOCKET_ACTION_SECONDS = Histogram(
 BOT_REPLY_SECONDS = Histogram(
     "callbreak_bot_reply_seconds", "From a bot move's task being sent until the bots' moves are committed "
     "(the wait for a worker included).", buckets=LATENCY_BUCKETS)
+ARENA_SEAT_DELAY_SECONDS = Histogram(
+    "callbreak_arena_seat_delay_seconds", "From the moment an arena's rules let a group sit (its fourth person free, "
+    "or its first one's wait for bots over) until the pairing run seats it: the pairing's own delay, not the rules'.",
+    buckets=LATENCY_BUCKETS + (20.0, 30.0, 60.0, 120.0, 300.0))
 BOT_MOVES = Counter("callbreak_bot_moves_total", "Bot moves played by the bot tasks.")
 OPEN_SOCKETS = Gauge("callbreak_open_sockets", "WebSockets open now, by kind.", ["kind"],
                      multiprocess_mode="livesum")

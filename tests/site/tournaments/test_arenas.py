@@ -12,6 +12,7 @@ import pytest
 import time_machine
 from channels.db import database_sync_to_async
 from django.utils import timezone
+from prometheus_client import REGISTRY
 from site_helpers import browser, client_for, next_of, ws
 
 from games.accounts.models import BotAccount, Guest
@@ -99,6 +100,34 @@ def test_bots_fill_in_after_the_wait_and_score_nothing(make_user: Any) -> None:
     results = {r.entry.user_id: r for r in Result.objects.select_related("entry")}
     assert set(results) == {amy.pk, bo.pk}  # bots score nothing
     assert sorted(r.points for r in results.values()) in ([24, 48], [36, 36])  # places among the two people
+
+
+def test_the_pairings_own_delay_is_measured_apart_from_the_rules_wait(make_user: Any) -> None:
+    """/metrics tells operators how late the pairing seats a group the rules let sit: from the fourth person free,
+    or from the end of the longest waiter's wait for bots, not from each one's free moment."""
+    t0 = timezone.now()
+    at = lambda s: t0 + timedelta(seconds=s)  # noqa: E731
+    assert commands.seat_delay([at(0), at(3), at(5), at(9)], at(9.5), 30) == 0.5  # four: from the fourth free
+    assert commands.seat_delay([at(0), at(20)], at(31), 30) == 1.0  # with bots: from the first one's wait over
+    assert commands.seat_delay([at(0), at(40)], at(41), 30) == 1.0  # ... but not before all of them are free
+    assert commands.seat_delay([at(5)], at(4), 0) == 0.0
+
+    def observed() -> tuple[float, float]:
+        sample = {s.name: s.value for m in REGISTRY.collect() if m.name == "callbreak_arena_seat_delay_seconds"
+                  for s in m.samples}
+        return sample["callbreak_arena_seat_delay_seconds_count"], sample["callbreak_arena_seat_delay_seconds_sum"]
+
+    amy, bo = make_user("amy"), make_user("bo")
+    t = arena()
+    count, total = observed()
+    with time_machine.travel(t0, tick=False) as clock:
+        join(amy, t)
+        clock.shift(timedelta(seconds=10))
+        join(bo, t)
+        clock.shift(timedelta(seconds=22))  # amy's wait ended 2 s ago
+        assert len(commands.pair(t.pk)) == 1
+    after = observed()
+    assert after[0] == count + 1 and after[1] - total == pytest.approx(2.0, abs=0.01)
 
 
 def test_paused_and_withdrawn_people_are_never_seated(make_user: Any) -> None:
