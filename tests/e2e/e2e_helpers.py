@@ -378,8 +378,9 @@ SMALL_TEXT_JS = """(min) => {
 
 
 # Whether every finite animation and transition of the page has ended (a spinner's endless one aside).
+# Settled: no animation runs but endless ones and the turn's glow (it breathes for a few seconds, moving nothing).
 SETTLED_JS = """() => document.getAnimations().every((a) => a.playState !== 'running'
-  || a.effect.getComputedTiming().iterations === Infinity)"""
+  || a.effect.getComputedTiming().iterations === Infinity || a.animationName === 'pulse')"""
 
 
 def covered_texts(page: Any) -> list[dict[str, str]]:
