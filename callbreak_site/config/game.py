@@ -61,6 +61,9 @@ FOLLOWS_PER_USER = env_int("FOLLOWS_PER_USER", 500)
 # --- Arena tournaments (games/tournaments) --------------------------------------------------------
 # Seconds a free person of a running arena waits for three others before bots fill the empty seats.
 TOURNAMENT_BOTS_AFTER = env_float("TOURNAMENT_BOTS_AFTER", 30.0)
+# An arena's standings go to its open pages at most once in this many seconds (a change within it is sent at its
+# end, with every change since): 200 people joining at once make a few sends, not 200 of 200 rows each.
+TOURNAMENT_STANDINGS_SPACING = env_float("TOURNAMENT_STANDINGS_SPACING", 0.25)
 # In eager mode a thread of the web process runs the arena's pairing after the wait (the worker's delayed task).
 TOURNAMENT_EAGER_TIMER = env_bool("TOURNAMENT_EAGER_TIMER", True)
 # The arenas beat makes (games.tournaments.commands.schedule): each entry's next one, made this many seconds before

@@ -43,8 +43,8 @@ def bots_after() -> float:
     return float(settings.TOURNAMENT_BOTS_AFTER)
 
 
-def _tell_standings(t: Tournament, now: datetime) -> None:
-    outbox.emit(StandingsChanged(t.pk, reads.standings(t, now)))
+def _tell_standings(t: Tournament) -> None:
+    outbox.emit(StandingsChanged(t.pk))
 
 
 def _check_may_join(user: Any, t: Tournament) -> None:
@@ -85,7 +85,7 @@ def join(user: Any, tournament_id: int, now: datetime | None = None) -> Entry:
                 entry.save(update_fields=["status", "free_since"])
             if t.phase(now) == "running":
                 outbox.emit(ArenaJoined(t.pk, bots_after()))
-            _tell_standings(t, now)
+            _tell_standings(t)
     except IntegrityError:  # joined twice at once: the other request made the entry
         entry = Entry.objects.get(tournament=t, user_id=user.pk)
     return entry
@@ -103,7 +103,7 @@ def _set_status(user: Any, tournament_id: int, status: str, now: datetime | None
         if entry.status != status:
             entry.status = status
             entry.save(update_fields=["status"])
-            _tell_standings(t, now)
+            _tell_standings(t)
     return entry
 
 
@@ -188,7 +188,7 @@ def pair(tournament_id: int, now: datetime | None = None) -> list[int]:
         for group in scoring.groups(free, user_of, now, bots_after()):
             made.append(_seat(t, [by_id[f.entry_id] for f in group], users, now))
         if made or dropped:
-            _tell_standings(t, now)
+            _tell_standings(t)
     return made
 
 
@@ -227,7 +227,7 @@ def count_match(match_id: int, now: datetime | None = None) -> bool:
             t.save(update_fields=["closed_at"])
         elif t.phase(now) == "running":
             outbox.emit(ArenaFreed(t.pk, bots_after()))
-        _tell_standings(t, now)
+        _tell_standings(t)
     return True
 
 
@@ -242,7 +242,7 @@ def close(tournament_id: int, now: datetime | None = None) -> bool:
             return False
         t.closed_at = now
         t.save(update_fields=["closed_at"])
-        _tell_standings(t, now)
+        _tell_standings(t)
     return True
 
 

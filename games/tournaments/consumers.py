@@ -17,19 +17,12 @@ from . import reads
 CLOSE_NOT_FOUND = 4404
 
 
-def _standings(tournament_id: int) -> dict[str, Any] | None:
-    try:
-        return reads.standings(reads.tournament(tournament_id))
-    except reads.TournamentNotFound:
-        return None
-
-
 class StandingsConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     group: str | None = None
 
     async def connect(self) -> None:
         tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
-        standings = await database_sync_to_async(_standings)(tournament_id)
+        standings = await database_sync_to_async(reads.standings_of)(tournament_id)
         if standings is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from games.platform.outbox import Event
 
@@ -35,8 +34,7 @@ class ArenaSeated(Event):
 
 @dataclass(frozen=True)
 class StandingsChanged(Event):
-    """An arena's standings as the write left them (``standings``: ``reads.standings``): every open standings
-    socket gets them as they are, so nobody reads them again per socket."""
+    """An arena's standings changed: its open standings sockets get them (read once for all of them, at most once
+    in ``TOURNAMENT_STANDINGS_SPACING``)."""
 
     tournament_id: int
-    standings: dict[str, Any]

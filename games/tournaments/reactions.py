@@ -4,10 +4,11 @@ count an arena match that ended, tell the seated people where to go, send the st
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.cache import cache
 
 from games.matches.events import MatchAdvanced, SeatsChanged
 from games.platform import outbox
-from games.platform.groups import tournament_group, user_group, user_message
+from games.platform.groups import user_group, user_message
 
 from . import tasks
 from .events import ArenaFreed, ArenaJoined, ArenaSeated, StandingsChanged
@@ -40,6 +41,21 @@ def seated(event: ArenaSeated) -> None:
 
 
 def standings_changed(event: StandingsChanged) -> None:
-    """Every open standings socket of the arena gets the new standings."""
-    outbox.group_send_now(tournament_group(event.tournament_id),
-                          {"type": "tournament.standings", "standings": event.standings})
+    """Every open standings socket of the arena gets the new standings: now if none went out in the last
+    ``TOURNAMENT_STANDINGS_SPACING``, else once at its end (one send holds every change since; the marks are in
+    the shared cache, so web and worker processes space them together). In eager mode (``make run``, the tests)
+    they go at once: its in-memory channel layer wakes a socket only for messages sent from its own loop."""
+    spacing = float(settings.TOURNAMENT_STANDINGS_SPACING)
+    if (spacing <= 0 or settings.CELERY_TASK_ALWAYS_EAGER
+            or cache.add(_sent_key(event.tournament_id), 1, timeout=spacing)):
+        tasks.send_standings(event.tournament_id)
+    elif cache.add(_due_key(event.tournament_id), 1, timeout=max(10 * spacing, 5)):
+        outbox.task_now(tasks.send_standings_due, event.tournament_id, countdown=spacing, eager="thread")
+
+
+def _sent_key(tournament_id: int) -> str:
+    return f"arena:{tournament_id}:standings-sent"
+
+
+def _due_key(tournament_id: int) -> str:
+    return f"arena:{tournament_id}:standings-due"

@@ -51,6 +51,14 @@ def listing(now: datetime | None = None) -> list[dict[str, Any]]:
     return [summary(t, now) for t in [*live, *done]]
 
 
+def standings_of(tournament_id: int, now: datetime | None = None) -> dict[str, Any] | None:
+    """The arena's standings as its page and socket show them; None if there is no such arena."""
+    try:
+        return standings(tournament(tournament_id), now)
+    except TournamentNotFound:
+        return None
+
+
 def standings(t: Tournament, now: datetime | None = None) -> dict[str, Any]:
     """The arena and its standings: every entry by points (then fewer matches, then who joined first), each with
     their results (match ids, for the replays), and the podium once finished."""

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from celery import shared_task
+from django.core.cache import cache
 from django.utils import timezone
 
 from games.platform import outbox
+from games.platform.groups import tournament_group
 from games.platform.task_options import DB_RETRY
 
 from . import commands, reads
@@ -21,6 +23,22 @@ def pair_arena(tournament_id: int) -> int:
 def count_arena_match(match_id: int) -> bool:
     """Count an arena match that ended into the standings (once)."""
     return commands.count_match(match_id)
+
+
+def send_standings(tournament_id: int) -> None:
+    """Read the arena's standings once and send them to every open standings socket of it."""
+    standings = reads.standings_of(tournament_id, timezone.now())
+    if standings is not None:
+        outbox.group_send_now(tournament_group(tournament_id),
+                              {"type": "tournament.standings", "standings": standings})
+
+
+@shared_task(name="games.tasks.send_standings_due", acks_late=True, ignore_result=True, **DB_RETRY)
+def send_standings_due(tournament_id: int) -> None:
+    """The standings held back by the spacing (``reactions.standings_changed``): the mark goes first, so a change
+    made while these are read is sent again."""
+    cache.delete(f"arena:{tournament_id}:standings-due")
+    send_standings(tournament_id)
 
 
 def sweep() -> dict[str, int]:

@@ -67,6 +67,7 @@ ADDED: dict[str, tuple[object, str, object]] = {
     "WATCH_TOP_PLAYERS": (100, "20", 20),
     "WATCH_LIST_SIZE": (24, "12", 12),
     "FOLLOWS_PER_USER": (500, "50", 50),
+    "TOURNAMENT_STANDINGS_SPACING": (0.25, "1", 1.0),  # issue 41: the standings of a crowd arriving at once
 }
 
 # Read the environment: only here (gunicorn reads its file before Django's settings exist; see its comment).

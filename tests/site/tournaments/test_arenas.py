@@ -299,6 +299,47 @@ async def test_the_standings_socket_follows_the_arena(make_user: Any) -> None:
     await sock.disconnect()
 
 
+def test_a_crowd_joining_at_once_gets_the_standings_spaced(make_user: Any, settings: Any,
+                                                            monkeypatch: Any) -> None:
+    """Twenty joins within the spacing: the first change is sent at once, the rest once at its end (one send with
+    all of them), and a change after that is sent at once again."""
+    from django.core.cache import cache
+
+    from games.platform import outbox as outbox_module
+    from games.tournaments import tasks
+
+    settings.TOURNAMENT_STANDINGS_SPACING = 0.5
+    settings.CELERY_TASK_ALWAYS_EAGER = False  # as on the real stack: eager mode sends every change at once
+    cache.clear()
+    sent: list[int] = []
+    later: list[tuple[Any, tuple[Any, ...], float | None]] = []
+    real_send = outbox_module.group_send_now
+    monkeypatch.setattr(outbox_module, "group_send_now", lambda group, message: (
+        sent.append(len(message["standings"]["standings"])) if message.get("type") == "tournament.standings"
+        else real_send(group, message)))
+    real_task_now = outbox_module.task_now
+
+    def task_now(task: Any, *args: Any, countdown: float | None = None, **kw: Any) -> None:
+        if task is tasks.send_standings_due:
+            later.append((task, args, countdown))
+        else:
+            real_task_now(task, *args, countdown=countdown, **kw)
+
+    monkeypatch.setattr(outbox_module, "task_now", task_now)
+    people = [make_user(f"c{i}") for i in range(20)]
+    t = arena(started=-600)  # not started yet: joins pair no one
+    with time_machine.travel(timezone.now(), tick=False) as clock:
+        for u in people:
+            join(u, t)
+        assert sent == [1]  # the first join's standings, at once
+        assert [(task, args, wait) for task, args, wait in later] == [(tasks.send_standings_due, (t.pk,), 0.5)]
+        later[0][0](*later[0][1])  # the task, at the spacing's end: every join since, in one send
+        assert sent == [1, 20]
+        clock.shift(timedelta(seconds=0.6))
+        commands.pause(people[0], t.pk)
+        assert sent == [1, 20, 20] and len(later) == 1  # the spacing over: at once
+
+
 def test_the_pages_and_the_admin(make_user: Any, root: Any) -> None:
     amy = make_user("amy")
     t = arena()
