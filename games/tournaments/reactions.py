@@ -3,6 +3,8 @@ count an arena match that ended, tell the seated people where to go, send the st
 
 from __future__ import annotations
 
+import time
+
 from django.conf import settings
 from django.core.cache import cache
 
@@ -42,20 +44,13 @@ def seated(event: ArenaSeated) -> None:
 
 def standings_changed(event: StandingsChanged) -> None:
     """Every open standings socket of the arena gets the new standings: now if none went out in the last
-    ``TOURNAMENT_STANDINGS_SPACING``, else once at its end (one send holds every change since; the marks are in
-    the shared cache, so web and worker processes space them together). In eager mode (``make run``, the tests)
-    they go at once: its in-memory channel layer wakes a socket only for messages sent from its own loop."""
+    ``TOURNAMENT_STANDINGS_SPACING``, else once at its end (one send holds every change since). The time of the
+    last send is in the shared cache, so web and worker processes space them together (a time, not a key that
+    expires: the cache's expiry counts whole seconds). In eager mode (``make run``, the tests) they go at once:
+    its in-memory channel layer wakes a socket only for messages sent from its own loop."""
     spacing = float(settings.TOURNAMENT_STANDINGS_SPACING)
-    if (spacing <= 0 or settings.CELERY_TASK_ALWAYS_EAGER
-            or cache.add(_sent_key(event.tournament_id), 1, timeout=spacing)):
+    since = time.time() - float(cache.get(tasks.standings_sent_key(event.tournament_id), 0.0))
+    if spacing <= 0 or settings.CELERY_TASK_ALWAYS_EAGER or since >= spacing:
         tasks.send_standings(event.tournament_id)
-    elif cache.add(_due_key(event.tournament_id), 1, timeout=max(10 * spacing, 5)):
-        outbox.task_now(tasks.send_standings_due, event.tournament_id, countdown=spacing, eager="thread")
-
-
-def _sent_key(tournament_id: int) -> str:
-    return f"arena:{tournament_id}:standings-sent"
-
-
-def _due_key(tournament_id: int) -> str:
-    return f"arena:{tournament_id}:standings-due"
+    elif cache.add(tasks.standings_due_key(event.tournament_id), 1, timeout=5):
+        outbox.task_now(tasks.send_standings_due, event.tournament_id, countdown=spacing - since, eager="thread")

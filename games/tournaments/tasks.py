@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from celery import shared_task
 from django.core.cache import cache
 from django.utils import timezone
@@ -26,7 +28,9 @@ def count_arena_match(match_id: int) -> bool:
 
 
 def send_standings(tournament_id: int) -> None:
-    """Read the arena's standings once and send them to every open standings socket of it."""
+    """Read the arena's standings once and send them to every open standings socket of it (the time of the send
+    marked for ``reactions.standings_changed``'s spacing)."""
+    cache.set(standings_sent_key(tournament_id), time.time(), timeout=3600)
     standings = reads.standings_of(tournament_id, timezone.now())
     if standings is not None:
         outbox.group_send_now(tournament_group(tournament_id),
@@ -37,8 +41,18 @@ def send_standings(tournament_id: int) -> None:
 def send_standings_due(tournament_id: int) -> None:
     """The standings held back by the spacing (``reactions.standings_changed``): the mark goes first, so a change
     made while these are read is sent again."""
-    cache.delete(f"arena:{tournament_id}:standings-due")
+    cache.delete(standings_due_key(tournament_id))
     send_standings(tournament_id)
+
+
+def standings_sent_key(tournament_id: int) -> str:
+    """The shared cache's time of the arena's last standings sent."""
+    return f"arena:{tournament_id}:standings-sent"
+
+
+def standings_due_key(tournament_id: int) -> str:
+    """The shared cache's mark of standings held back and due at the spacing's end."""
+    return f"arena:{tournament_id}:standings-due"
 
 
 def sweep() -> dict[str, int]:

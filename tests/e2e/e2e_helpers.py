@@ -101,7 +101,7 @@ def wait_state(page: Any, timeout: float = 30_000) -> str:
 # One round trip for a whole match where Playwright's clicks cost several each: for the deals a test only needs
 # played (the checks are on the ones played by hand before).
 PLAY_IN_PAGE_JS = """async (limitMs) => {
-  const state = (%s);
+  const state = (STATE_JS);
   const until = performance.now() + limitMs;
   let acted = 0;
   let last = null;
@@ -129,7 +129,7 @@ PLAY_IN_PAGE_JS = """async (limitMs) => {
     await new Promise((r) => setTimeout(r, 30));
   }
   throw new Error(`the match did not end in ${limitMs} ms: ${state()}`);
-}""" % STATE_JS
+}""".replace("STATE_JS", STATE_JS)
 
 
 def play_in_page(page: Any, limit_ms: int = 240_000) -> int:

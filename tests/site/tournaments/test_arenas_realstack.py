@@ -40,3 +40,29 @@ def test_two_pairing_runs_at_once_never_seat_anyone_twice(make_user: Any, settin
         for match_id in new:
             ArenaMatch.objects.filter(match_id=match_id).update(counted_at=timezone.now())
         Entry.objects.filter(tournament=t).update(match=None, free_since=timezone.now() - timedelta(seconds=5))
+
+
+def test_standings_are_spaced_through_the_shared_redis_cache(settings: Any, monkeypatch: Any) -> None:
+    """The spacing's mark lives in Redis (the cache web and worker processes share), at a quarter of a second: a
+    burst of changes sends once at once and once at the spacing's end, never once per change."""
+    import time
+
+    from django.core.cache import cache, caches
+
+    from games.platform import outbox
+    from games.tournaments import reactions, tasks
+    from games.tournaments.events import StandingsChanged
+
+    assert "Redis" in type(caches["default"]).__name__
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    t = Tournament.objects.create(name="Spaced", starts_at=timezone.now() + timedelta(minutes=5), minutes=30)
+    cache.delete_many([tasks.standings_sent_key(t.pk), tasks.standings_due_key(t.pk)])
+    sent: list[int] = []
+    due: list[float | None] = []
+    monkeypatch.setattr(tasks, "send_standings", lambda tid: sent.append(tid))
+    monkeypatch.setattr(outbox, "task_now", lambda task, *args, countdown=None, **kw: due.append(countdown))
+    reactions.standings_changed(StandingsChanged(t.pk))
+    cache.set(tasks.standings_sent_key(t.pk), time.time(), timeout=3600)  # as the send marks it
+    for _ in range(20):
+        reactions.standings_changed(StandingsChanged(t.pk))
+    assert sent == [t.pk] and len(due) == 1 and 0 < (due[0] or 0) <= settings.TOURNAMENT_STANDINGS_SPACING
