@@ -50,7 +50,11 @@ def test_host_invites_a_bot_account_which_joins_and_the_match_starts(browser: An
         host.get_by_test_id("invite-1").click()
         # the seat waits for the bot's answer, then the bot (through the client) sits there: the page follows
         # the client is a program of its own, started above: on a busy machine it takes a while to be listening
-        host.get_by_test_id("bot-account-1").wait_for(timeout=60_000)
+        try:
+            host.get_by_test_id("bot-account-1").wait_for(timeout=60_000)
+        except Exception as exc:
+            host.screenshot(path=str(artifacts / "bot-account-never-sat.png"), full_page=True)
+            raise AssertionError(f"the bot never sat; its client's log ({client.poll()}):\n{log.read_text()}") from exc
         assert bot_name in host.get_by_test_id("seat-1").inner_text()
         # the client logs its acceptance once the answer returns, which may be after the page has heard of it
         for _ in range(100):

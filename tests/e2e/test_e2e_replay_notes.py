@@ -13,14 +13,18 @@ from e2e_helpers import covered_texts, finish_by_api, new_context, sign_up
 pytestmark = pytest.mark.e2e
 
 # Press → (a real keydown, as the keyboard sends it) until a step shows who took a trick, and say who; null at the
-# match's end. In the page, so the walk of some 300 steps costs one round trip per trick.
-NEXT_NOTE = """() => {
+# match's end (the progress bar at its end). In the page, so the walk of some 300 steps costs one round trip per
+# trick.
+NEXT_NOTE = """async () => {
   const note = () => (document.querySelector('.replay-table .trick-note').textContent || '').trim();
-  const label = () => document.querySelector('.replay-step-label').textContent;
+  const progress = document.getElementById('progress');
   for (let i = 0; i < 12; i++) {
-    const before = label();
+    const at = Number(progress.value);
+    if (at >= Number(progress.max)) return null;
     document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
-    if (label() === before) return null;
+    for (let wait = 0; Number(progress.value) === at && wait < 100; wait++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
     if (note()) return note();
   }
   return null;
@@ -40,7 +44,7 @@ def test_the_trick_note_covers_no_card_at_any_step(browser: Any, site_url: str, 
         view = made.json()
         finish_by_api(site_url, {view["seat"]: page}, view["id"])
         page.goto(f"{site_url}/replay/{view['id']}/")
-        page.wait_for_selector(".replay-table .trick")
+        page.wait_for_selector(".rseat.pos-bottom .rhand .card")  # the replay loaded: keys move it
         bad: list[Any] = []
         notes = 0
         for _ in range(80):  # every step of the match, one key press each; checked where a trick was won

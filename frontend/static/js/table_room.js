@@ -171,7 +171,26 @@ function roomCodeBox(table) {
 
 let leaving = false; // one navigation only: the start answer and the socket message may both say "started"
 
+// The room is drawn again at every change (someone sits, a bot is added, presence): a bot account's name being
+// typed stays as it was, and where the cursor was.
 function render(table) {
+  const typed = new Map();
+  let focused = null;
+  for (const input of root.querySelectorAll("form.invite-bot input")) {
+    typed.set(input.dataset.testid, input.value);
+    if (document.activeElement === input) focused = [input.dataset.testid, input.selectionStart, input.selectionEnd];
+  }
+  draw(table);
+  for (const input of root.querySelectorAll("form.invite-bot input")) {
+    if (typed.get(input.dataset.testid)) input.value = typed.get(input.dataset.testid);
+    if (focused && focused[0] === input.dataset.testid) {
+      input.focus();
+      input.setSelectionRange(focused[1], focused[2]);
+    }
+  }
+}
+
+function draw(table) {
   if (leaving) return;
   if (table.match_id) {
     leaving = true;
