@@ -220,7 +220,9 @@ def test_the_cap_on_matches_at_once_holds_in_the_bots_pool(make_user: Any, setti
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks with SKIP LOCKED need PostgreSQL")
 def test_two_pairing_runs_at_once_seat_every_bot_once_and_never_with_people(make_user: Any, settings: Any) -> None:
-    from quickmatch.test_quickmatch import _race
+    from site_helpers import race
+
+    from games.quickmatch import commands as quick_commands
 
     settings.QUICK_MATCH_BOTS_AFTER = 0
     settings.QUICK_MATCH_BOT_POOL_AFTER = 0
@@ -234,7 +236,7 @@ def test_two_pairing_runs_at_once_seat_every_bot_once_and_never_with_people(make
          for i, u in enumerate(bots)]
         + [Seek(user=u, pace="live", skill=25.0, waiting_since=now - timedelta(seconds=i))
            for i, u in enumerate(people)])
-    made, errors = _race(2)
+    made, errors = race(2, quick_commands.pair)
     assert not errors, errors
     new = [m for ms in made for m in ms]
     bot_ids, people_ids = {u.pk for u in bots}, {u.pk for u in people}
