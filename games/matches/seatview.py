@@ -24,7 +24,6 @@ from .models import Action, Match
 WATCH_BEHIND = 4
 
 
-
 # A socket's view is read beside the request threads on PostgreSQL (many sockets at once, each its own pooled
 # connection); on SQLite (the embedded default, one process) in the one database thread, where a read beside a write
 # of the same in-memory database fails with "table is locked" instead of waiting. Every socket reads through this.

@@ -25,7 +25,6 @@ from games.matches.commands import SeatSpec, bots_at_cap
 from games.matches.models import Match
 from games.platform import outbox
 from games.platform.errors import Forbidden, GameError, TableConflict
-from games.platform.metrics import ARENA_SEAT_DELAY_SECONDS
 from games.quickmatch import reads as quick_reads
 from games.ratings.reads import YARDSTICKS
 from games.tables import reads as table_reads
@@ -137,18 +136,18 @@ def _seat(t: Tournament, group: list[Entry], users: dict[int, Any], now: datetim
     ArenaMatch.objects.create(tournament=t, match=match, started_at=now)
     key = scoring.four_key([e.user_id for e in group])
     Entry.objects.filter(pk__in=[e.pk for e in group]).update(match=match, free_since=None, last_four=key)
-    outbox.emit(ArenaSeated(t.pk, match.pk, tuple(e.user_id for e in group)))
-    ARENA_SEAT_DELAY_SECONDS.observe(seat_delay([e.free_since or now for e in group], timezone.now(), bots_after()))
+    outbox.emit(ArenaSeated(t.pk, match.pk, tuple(e.user_id for e in group),
+                            seatable_at([e.free_since or now for e in group], bots_after())))
     return match.pk
 
 
-def seat_delay(free_since: list[datetime], seated_at: datetime, wait: float) -> float:
-    """Seconds from the moment the rules let this group sit until ``seated_at``: four people may sit once the last
-    of them is free; fewer (with bots) once the longest free of them has waited ``wait`` seconds too."""
+def seatable_at(free_since: list[datetime], wait: float) -> datetime:
+    """When the rules let this group sit: four people once the last of them is free; fewer (with bots) once the
+    longest free of them has waited ``wait`` seconds too."""
     seatable = max(free_since)
     if len(free_since) < 4:
         seatable = max(seatable, min(free_since) + timedelta(seconds=wait))
-    return max(0.0, (seated_at - seatable).total_seconds())
+    return seatable
 
 
 def pair(tournament_id: int, now: datetime | None = None) -> list[int]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from games.platform.outbox import Event
 
@@ -25,11 +26,13 @@ class ArenaFreed(Event):
 
 @dataclass(frozen=True)
 class ArenaSeated(Event):
-    """These people were seated together at ``match_id``: each of their tabs hears it (``/ws/me/``)."""
+    """These people were seated together at ``match_id``: each of their tabs hears it (``/ws/me/``).
+    ``seatable_at``: when the rules let them sit (``commands.seatable_at``), for the pairing's delay."""
 
     tournament_id: int
     match_id: int
     user_ids: tuple[int, ...]
+    seatable_at: datetime
 
 
 @dataclass(frozen=True)

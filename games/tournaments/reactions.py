@@ -7,10 +7,12 @@ import time
 
 from django.conf import settings
 from django.core.cache import cache
+from django.utils import timezone
 
 from games.matches.events import MatchAdvanced, SeatsChanged
 from games.platform import outbox
 from games.platform.groups import user_group, user_message
+from games.platform.metrics import ARENA_SEAT_DELAY_SECONDS
 
 from . import tasks
 from .events import ArenaFreed, ArenaJoined, ArenaSeated, StandingsChanged
@@ -36,7 +38,9 @@ def match_aborted(event: SeatsChanged) -> None:
 
 
 def seated(event: ArenaSeated) -> None:
-    """Every open tab of each seated person hears where to go (``/ws/me/``)."""
+    """Every open tab of each seated person hears where to go (``/ws/me/``); ``/metrics`` counts the pairing's
+    own delay, from the moment the rules let the group sit until its seat is committed."""
+    ARENA_SEAT_DELAY_SECONDS.observe(max(0.0, (timezone.now() - event.seatable_at).total_seconds()))
     for user_id in event.user_ids:
         outbox.group_send_now(user_group(user_id), user_message(
             {"type": "arena_seated", "tournament_id": event.tournament_id, "match_id": event.match_id}))
@@ -46,8 +50,9 @@ def standings_changed(event: StandingsChanged) -> None:
     """Every open standings socket of the arena gets the new standings: now if none went out in the last
     ``TOURNAMENT_STANDINGS_SPACING``, else once at its end (one send holds every change since). The time of the
     last send is in the shared cache, so web and worker processes space them together (a time, not a key that
-    expires: the cache's expiry counts whole seconds). In eager mode (``make run``, the tests) they go at once:
-    its in-memory channel layer wakes a socket only for messages sent from its own loop."""
+    expires: the cache's expiry counts whole seconds). In eager mode (``make run``, the tests: one process, no crowd)
+    they go at once: a held-back send would be a timer thread of the process, and its process-local cache outlives a
+    test's database, whose arena ids come again."""
     spacing = float(settings.TOURNAMENT_STANDINGS_SPACING)
     since = time.time() - float(cache.get(tasks.standings_sent_key(event.tournament_id), 0.0))
     if spacing <= 0 or settings.CELERY_TASK_ALWAYS_EAGER or since >= spacing:

@@ -52,3 +52,55 @@ def test_a_view_shown_during_a_sweep_leaves_the_table_playable(page: Any, site_u
     assert out["paths"]["jump"] == 1 and out["paths"]["diff"] == 1, out
     assert out["seq"] == 9 and not out["busy"], out
     assert out["interactive"], f"the table waits for nothing: {out}"
+
+
+# Twelve cards (three tricks) arrive in one message: a backlog of 19 steps. The page's clock and timers are replaced
+# by a fake one, so the test reads the waits the pacer asks for, whatever the machine's speed.
+BACKLOG_JS = """async () => {
+  const { createPacer, GAP } = await import('/static/js/table/pacer.js');
+  let now = 0;
+  const timers = new Map();
+  let next = 1;
+  const waits = [];
+  performance.now = () => now;
+  window.setTimeout = (fn, ms = 0) => { waits.push(ms); timers.set(next, [now + ms, fn]); return next++; };
+  window.clearTimeout = (id) => { timers.delete(id); };
+  const seats = [0, 1, 2, 3];
+  const suits = ['S', 'H', 'D'];
+  const tricks = suits.map((s) => ({ leader: 0, winner: 0,
+    plays: seats.map((seat) => ({ seat, card: (seat === 0 ? 'A' : String(seat + 2)) + s })) }));
+  const base = {
+    id: 1, seat: 0, dealer: 3, deal_number: 1, phase: 'playing', status: 'active', your_turn: true, turn: 0,
+    bids: [2, 2, 2, 2], deals: [], totals: [0, 0, 0, 0], hand_counts: [13, 13, 13, 13], locked: {},
+    first_trick: false, legal: [],
+  };
+  const v0 = { ...base, seq: 0, tricks: [], tricks_won: [0, 0, 0, 0], trick: { leader: 0, plays: [] },
+               hand: ['AS', 'AH', 'AD'], trick_number: 1 };
+  const v12 = { ...base, seq: 12, tricks, tricks_won: [3, 0, 0, 0], trick: { leader: 0, plays: [] }, hand: [],
+                hand_counts: [10, 10, 10, 10], trick_number: 4, last_trick: tricks[2] };
+  const pacer = createPacer({ render: () => {}, collect: () => 0 });
+  pacer.push(v0);
+  pacer.push(v12, { since: 0, actions: tricks.flatMap((t) => t.plays) });
+  const queued = pacer.debug().steps;
+  for (let i = 0; i < 500 && timers.size; i++) {  // run the timers in their order, moving the clock
+    const [id, [at, fn]] = [...timers.entries()].sort((a, b) => a[1][0] - b[1][0])[0];
+    timers.delete(id);
+    now = Math.max(now, at);
+    fn();
+  }
+  return { queued, waits, gap: GAP, seq: pacer.frame.seq, busy: pacer.busy, paths: pacer.paths };
+}"""
+
+
+def test_a_backlog_plays_faster_the_longer_it_is(page: Any, site_url: str) -> None:
+    page.goto(f"{site_url}/rules/")
+    page.evaluate("localStorage.removeItem('cb-pace')")
+    page.reload()
+    out = page.evaluate(BACKLOG_JS)
+    assert out["paths"] == {"actions": 1, "diff": 0, "jump": 0}, out
+    assert out["seq"] == 12 and not out["busy"], out
+    gap = out["gap"]
+    assert out["queued"] > 12, out
+    # the first card of a long backlog lands at twice the pace; the last ones, the backlog short, at the usual one
+    assert out["waits"][0] == gap / 2, out
+    assert gap in out["waits"][-8:], out

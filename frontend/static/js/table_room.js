@@ -298,6 +298,6 @@ onUserMessage((msg) => {
 });
 onUserSocketOpen(() => load());
 load();
-// A word lost on the way (a socket between two connections) must not leave a person in the room of a table that
-// started: while the page is seen, it asks again now and then.
+// A word on /ws/me/ that never came (a lost message; a reconnection asks again by itself) must not leave a person in
+// the room of a table that started: while the page is seen, it asks again now and then.
 setInterval(() => { if (document.visibilityState === "visible" && !leaving) load(); }, 8000);

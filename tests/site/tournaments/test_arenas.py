@@ -107,10 +107,9 @@ def test_the_pairings_own_delay_is_measured_apart_from_the_rules_wait(make_user:
     or from the end of the longest waiter's wait for bots, not from each one's free moment."""
     t0 = timezone.now()
     at = lambda s: t0 + timedelta(seconds=s)  # noqa: E731
-    assert commands.seat_delay([at(0), at(3), at(5), at(9)], at(9.5), 30) == 0.5  # four: from the fourth free
-    assert commands.seat_delay([at(0), at(20)], at(31), 30) == 1.0  # with bots: from the first one's wait over
-    assert commands.seat_delay([at(0), at(40)], at(41), 30) == 1.0  # ... but not before all of them are free
-    assert commands.seat_delay([at(5)], at(4), 0) == 0.0
+    assert commands.seatable_at([at(0), at(3), at(5), at(9)], 30) == at(9)  # four: when the fourth is free
+    assert commands.seatable_at([at(0), at(20)], 30) == at(30)  # with bots: when the first one's wait is over
+    assert commands.seatable_at([at(0), at(40)], 30) == at(40)  # ... but not before all of them are free
 
     def observed() -> tuple[float, float]:
         sample = {s.name: s.value for m in REGISTRY.collect() if m.name == "callbreak_arena_seat_delay_seconds"
