@@ -22,6 +22,7 @@ import os
 import secrets
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -39,12 +40,13 @@ HAPROXY = shutil.which("haproxy") or "/usr/sbin/haproxy"
 PGBOUNCER = shutil.which("pgbouncer") or "/usr/sbin/pgbouncer"
 
 
-def haproxy_config(port: int, nodes: dict[str, int]) -> str:
+def haproxy_config(port: int, nodes: dict[str, int], stats_socket: Path | None = None) -> str:
     """The balancer: HTTP and WebSocket on ``port``, round robin over ``nodes`` (name -> port), each checked on
-    /readyz every second."""
+    /readyz every second; its state readable on ``stats_socket`` (which nodes it finds up)."""
     servers = "\n".join(f"    server {name} 127.0.0.1:{p} check" for name, p in nodes.items())
+    stats = f"\n    stats socket {stats_socket} mode 600 level operator" if stats_socket else ""
     return f"""global
-    maxconn 8000
+    maxconn 8000{stats}
 
 defaults
     mode http
@@ -211,7 +213,7 @@ class Cluster:
         bouncer = self.logs / "pgbouncer"
         bouncer.mkdir(exist_ok=True)
         pgbouncer_config(bouncer, self.pgbouncer_port, self.db_name)
-        (self.logs / "haproxy.cfg").write_text(haproxy_config(self.balancer_port, self.node_ports))
+        (self.logs / "haproxy.cfg").write_text(haproxy_config(self.balancer_port, self.node_ports, self.stats_socket))
         try:
             cmds = self.commands()
             proc = self.launch("pgbouncer", cmds["pgbouncer"])
@@ -225,9 +227,32 @@ class Cluster:
             # ready once the balancer has a node it finds ready (a worker answers the nodes' /readyz)
             wait_until(http_answers(f"{self.url}/readyz", (200,)), "the balancer", proc=proc,
                        log=self.logs / "haproxy.log", timeout=90, every=0.3)
+            self.wait_up(*self.node_ports)
         except BaseException:
             self.stop()
             raise
+
+    @property
+    def stats_socket(self) -> Path:
+        return self.logs / "haproxy.sock"
+
+    def node_states(self) -> dict[str, str]:
+        """What the balancer thinks of each web node now ("UP", "DOWN", "UP 1/2", ...), from its stats socket."""
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+            sock.settimeout(5)
+            sock.connect(str(self.stats_socket))
+            sock.sendall(b"show stat\n")
+            data = b""
+            while chunk := sock.recv(65536):
+                data += chunk
+        rows = [line.split(",") for line in data.decode().splitlines() if line and not line.startswith("#")]
+        return {row[1]: row[17] for row in rows if row[0] == "web" and row[1] in self.node_ports}
+
+    def wait_up(self, *names: str, timeout: float = 90) -> None:
+        """Until the balancer sends traffic to each of ``names``: a node passes its checks twice in a row first,
+        and a node whose ``/readyz`` failed under load (a worker slow to answer its ping) is out until it does."""
+        wait_until(lambda: all(self.node_states().get(n) == "UP" for n in names), f"the balancer's {names} up",
+                   log=self.logs / "haproxy.log", timeout=timeout, every=0.3)
 
     def kill(self, name: str) -> None:
         """A node lost: SIGKILL to its whole process group, as a machine that loses power."""
