@@ -19,9 +19,14 @@ from .events import ArenaFreed, ArenaJoined, ArenaSeated, StandingsChanged
 
 
 def pair_soon(event: ArenaJoined | ArenaFreed) -> None:
-    """Pair at once, and again just after the wait for people ends (beat's sweep pairs anyway, as a net). In eager
-    mode the delayed run is a timer thread of this process (``TOURNAMENT_EAGER_TIMER``)."""
-    outbox.task_now(tasks.pair_arena, event.tournament_id)
+    """Pair at once, and again just after the wait for people ends (beat's sweep pairs anyway, as a net). A run
+    sent and not yet started reads every change committed before it starts, so a crowd joining at once sends one
+    (``tasks.pair_due_key``; 200 joins sent 200 runs, each reading and locking the free entries), and the next
+    change after it starts sends the next. In eager mode the delayed run is a timer thread of this process
+    (``TOURNAMENT_EAGER_TIMER``)."""
+    if settings.CELERY_TASK_ALWAYS_EAGER or cache.add(tasks.pair_due_key(event.tournament_id), 1,
+                                                      timeout=tasks.PAIR_DUE_SECONDS):
+        outbox.task_now(tasks.pair_arena, event.tournament_id)
     if not settings.CELERY_TASK_ALWAYS_EAGER or settings.TOURNAMENT_EAGER_TIMER:
         outbox.task_now(tasks.pair_arena, event.tournament_id, countdown=event.bots_after + 0.5, eager="thread")
 

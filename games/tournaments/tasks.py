@@ -17,7 +17,9 @@ from . import commands, reads
 
 @shared_task(name="games.tasks.pair_arena", acks_late=True, ignore_result=True, **DB_RETRY)
 def pair_arena(tournament_id: int) -> int:
-    """Seat whoever of the arena is free and can be seated now (safe to run twice at once and to redeliver)."""
+    """Seat whoever of the arena is free and can be seated now (safe to run twice at once and to redeliver). The
+    mark of a run due goes first: a change committed after it sends another run."""
+    cache.delete(pair_due_key(tournament_id))
     return len(commands.pair(tournament_id))
 
 
@@ -43,6 +45,15 @@ def send_standings_due(tournament_id: int) -> None:
     made while these are read is sent again."""
     cache.delete(standings_due_key(tournament_id))
     send_standings(tournament_id)
+
+
+#: How long a run marked due and never started (its worker lost) holds back the next; beat's sweep pairs meanwhile.
+PAIR_DUE_SECONDS = 5
+
+
+def pair_due_key(tournament_id: int) -> str:
+    """The shared cache's mark of a pairing run sent and not yet started (``reactions.pair_soon``)."""
+    return f"arena:{tournament_id}:pair-due"
 
 
 def standings_sent_key(tournament_id: int) -> str:

@@ -339,6 +339,37 @@ def test_a_crowd_joining_at_once_gets_the_standings_spaced(make_user: Any, setti
         assert sent == [1, 20, 20] and len(later) == 1  # the spacing over: at once
 
 
+def test_a_crowd_joining_at_once_sends_one_pairing_run_until_it_starts(make_user: Any, settings: Any,
+                                                                         monkeypatch: Any) -> None:
+    """Twenty joins before the run they sent starts: one run now (each join still sends its run for after the wait);
+    the run, once started, takes the mark off, so the next join sends the next run, which seats everyone free."""
+    from django.core.cache import cache
+
+    from games.platform import outbox as outbox_module
+    from games.tournaments import tasks
+
+    settings.CELERY_TASK_ALWAYS_EAGER = False  # as on the real stack (eager mode runs each at once)
+    cache.clear()
+    sent: list[tuple[Any, tuple[Any, ...], float | None]] = []
+
+    def task_now(task: Any, *args: Any, countdown: float | None = None, **kw: Any) -> None:
+        if task is tasks.pair_arena:
+            sent.append((task, args, countdown))
+
+    monkeypatch.setattr(outbox_module, "task_now", task_now)
+    monkeypatch.setattr(outbox_module, "group_send_now", lambda group, message: None)
+    people = [make_user(f"p{i}") for i in range(21)]
+    t = arena()
+    for u in people[:20]:
+        join(u, t)
+    now = [wait for _, _, wait in sent if wait is None]
+    assert now == [None] and len(sent) == 21  # one run now; twenty for after the wait
+    sent[0][0](*sent[0][1])  # the run: five tables of four
+    assert sum(m is not None for m in playing(t).values()) == 20
+    join(people[20], t)
+    assert [wait for _, _, wait in sent].count(None) == 2  # the mark was off: this join sent a run of its own
+
+
 def test_the_pages_and_the_admin(make_user: Any, root: Any) -> None:
     amy = make_user("amy")
     t = arena()
