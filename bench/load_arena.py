@@ -74,7 +74,8 @@ class ArenaPlayer(Player):
         self.socket_open = asyncio.Event()
         self.seated = asyncio.Event()
         self.free_since = 0.0
-        self.free_to_seated: list[float] = []
+        self.free_to_seated: list[float] = []  # the first from the join, the rest from a match's end
+        self.join_seconds = float("nan")  # the join's own answer
         self.in_match = False  # playing one now (its end not seen yet on the match socket)
         self.next_match = 0  # the match the arena seated me at, not played yet
         self.seen: set[int] = set()
@@ -108,6 +109,7 @@ class ArenaPlayer(Player):
     async def join(self) -> None:
         self.free_since = time.monotonic()
         r = await self._call("POST", f"/api/tournaments/{self.arena.id}/join/")
+        self.join_seconds = time.monotonic() - self.free_since
         if r is not None and r.status_code == 200:
             me = r.json().get("me") or {}
             if me.get("playing"):
@@ -202,12 +204,18 @@ async def run_arena(args: argparse.Namespace, base: str, stack: Stack | None) ->
             task.cancel()
         await asyncio.gather(*sockets, *watchers, return_exceptions=True)
     waits = [w for p in ready for w in p.free_to_seated]
+    first = [p.free_to_seated[0] for p in ready if p.free_to_seated]
+    again = [w for p in ready for w in p.free_to_seated[1:]]
+    joins = [p.join_seconds for p in ready if p.join_seconds == p.join_seconds]
     delays = arena.delays()
     return {
         "arena": args.arena, "signed_up": len(ready), "seconds": round(wall, 1), "think": [lo, hi],
         "seatings": len(waits), "seated_by_resync": sum(p.by_resync for p in ready),
         "matches_ended": len(arena.ended), "matches_counted_seen": len(delays),
         "free_to_seated_s": {"p50": pct(waits, 0.5), "p95": pct(waits, 0.95), "max": max(waits, default=float("nan"))},
+        "first_seat_s": {"p50": pct(first, 0.5), "p95": pct(first, 0.95), "max": max(first, default=float("nan"))},
+        "seated_again_s": {"p50": pct(again, 0.5), "p95": pct(again, 0.95), "max": max(again, default=float("nan"))},
+        "join_answer_s": {"p50": pct(joins, 0.5), "p95": pct(joins, 0.95), "max": max(joins, default=float("nan"))},
         "standings_delay_s": {"p50": pct(delays, 0.5), "p95": pct(delays, 0.95),
                               "max": max(delays, default=float("nan"))},
         # the server's own: from the moment the rules let a group sit until seated (the bucket's upper bound)
@@ -219,6 +227,10 @@ async def run_arena(args: argparse.Namespace, base: str, stack: Stack | None) ->
         "cpu_pct_of_a_core": {k: round(100 * (cpu1[k] - cpu0.get(k, 0.0)) / wall) for k in cpu1},
         "load_average_before": load_before, "load_average": load_after,
     }
+
+
+def _ppm(f: dict[str, float]) -> str:
+    return f"{f['p50']:.1f} / {f['p95']:.1f} / {f['max']:.1f} s"
 
 
 def arena_table(result: dict[str, Any]) -> str:
@@ -234,6 +246,10 @@ def arena_table(result: dict[str, Any]) -> str:
         f"| {result['matches_ended']} "
         f"| {d['p50']:.2f} / {d['p95']:.2f} / {d['max']:.2f} s "
         f"| {sum(result['errors'].values())} {result['errors'] or ''} |",
+        "",
+        "Of those: the first seat, from the join's click (the join's own answer "
+        + _ppm(result["join_answer_s"]) + "): " + _ppm(result["first_seat_s"]) + "; seated again after a match, "
+        "from its end seen: " + _ppm(result["seated_again_s"]) + " (p50 / p95 / slowest)",
         "",
         "The server's own seat delay (from the moment the rules let a group sit: its fourth person free, or its "
         "first one's wait for bots over) p50 / p95 / p99: "

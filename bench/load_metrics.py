@@ -70,8 +70,8 @@ def _parse(text: str) -> Samples:
             continue
         head, _, value = line.rpartition(" ")
         name, _, rest = head.partition("{")
-        labels = tuple(sorted(tuple(kv.split("=", 1)) for kv in rest.rstrip("}").split('",') if kv)) if rest else ()
-        labels = tuple((k, v.strip('"')) for k, v in labels)
+        pairs = sorted(kv.split("=", 1) for kv in rest.rstrip("}").split('",') if kv) if rest else []
+        labels = tuple((k, v.strip('"')) for k, v in pairs)
         out[(name, labels)] = out.get((name, labels), 0.0) + float(value)
     return out
 
