@@ -3,7 +3,9 @@ count an arena match that ended, tell the seated people where to go, send the st
 
 from __future__ import annotations
 
+import math
 import time
+from datetime import UTC, datetime
 
 from django.conf import settings
 from django.core.cache import cache
@@ -19,16 +21,23 @@ from .events import ArenaFreed, ArenaJoined, ArenaSeated, StandingsChanged
 
 
 def pair_soon(event: ArenaJoined | ArenaFreed) -> None:
-    """Pair at once, and again just after the wait for people ends (beat's sweep pairs anyway, as a net). A run
-    sent and not yet started reads every change committed before it starts, so a crowd joining at once sends one
-    (``tasks.pair_due_key``; 200 joins sent 200 runs, each reading and locking the free entries), and the next
-    change after it starts sends the next. In eager mode the delayed run is a timer thread of this process
+    """Pair at once, and again just after the wait for people ends (beat's sweep pairs anyway, as a net). A crowd
+    joining at once sends few runs, not one of each per join (sending a task is a few ms of a web process): a run
+    sent and not yet started reads every change committed before it starts (``tasks.pair_due_key``: the next change
+    after it starts sends the next), and the runs after the wait go at whole seconds, one per second (each person's
+    within a second after their wait ends). In eager mode the delayed run is a timer thread of this process
     (``TOURNAMENT_EAGER_TIMER``)."""
-    if settings.CELERY_TASK_ALWAYS_EAGER or cache.add(tasks.pair_due_key(event.tournament_id), 1,
-                                                      timeout=tasks.PAIR_DUE_SECONDS):
-        outbox.task_now(tasks.pair_arena, event.tournament_id)
-    if not settings.CELERY_TASK_ALWAYS_EAGER or settings.TOURNAMENT_EAGER_TIMER:
-        outbox.task_now(tasks.pair_arena, event.tournament_id, countdown=event.bots_after + 0.5, eager="thread")
+    arena = event.tournament_id
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        outbox.task_now(tasks.pair_arena, arena)
+        if settings.TOURNAMENT_EAGER_TIMER:
+            outbox.task_now(tasks.pair_arena, arena, countdown=event.bots_after + 0.5, eager="thread")
+        return
+    if cache.add(tasks.pair_due_key(arena), 1, timeout=tasks.PAIR_DUE_SECONDS):
+        outbox.task_now(tasks.pair_arena, arena)
+    at = math.ceil(time.time() + event.bots_after + 0.5)
+    if cache.add(tasks.pair_at_key(arena, at), 1, timeout=math.ceil(event.bots_after) + 10):
+        outbox.task_now(tasks.pair_arena, arena, eta=datetime.fromtimestamp(at, UTC))
 
 
 def match_ended(event: MatchAdvanced) -> None:

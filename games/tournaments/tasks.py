@@ -56,6 +56,11 @@ def pair_due_key(tournament_id: int) -> str:
     return f"arena:{tournament_id}:pair-due"
 
 
+def pair_at_key(tournament_id: int, at: int) -> str:
+    """The shared cache's mark of a pairing run sent for the whole second ``at`` (``reactions.pair_soon``)."""
+    return f"arena:{tournament_id}:pair-at:{at}"
+
+
 def standings_sent_key(tournament_id: int) -> str:
     """The shared cache's time of the arena's last standings sent."""
     return f"arena:{tournament_id}:standings-sent"

@@ -5,7 +5,7 @@ match, running ones count, the podium), the API's errors, the admin and the page
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -339,10 +339,10 @@ def test_a_crowd_joining_at_once_gets_the_standings_spaced(make_user: Any, setti
         assert sent == [1, 20, 20] and len(later) == 1  # the spacing over: at once
 
 
-def test_a_crowd_joining_at_once_sends_one_pairing_run_until_it_starts(make_user: Any, settings: Any,
-                                                                         monkeypatch: Any) -> None:
-    """Twenty joins before the run they sent starts: one run now (each join still sends its run for after the wait);
-    the run, once started, takes the mark off, so the next join sends the next run, which seats everyone free."""
+def test_a_crowd_joining_at_once_sends_few_pairing_runs(make_user: Any, settings: Any, monkeypatch: Any) -> None:
+    """Twenty joins in one second, before the run they sent starts: one run now and one for just after their wait
+    (not one of each per join); the run, once started, takes its mark off, so the next join sends the next run now,
+    and a join a second later its own run after the wait, within a second of its wait's end."""
     from django.core.cache import cache
 
     from games.platform import outbox as outbox_module
@@ -350,24 +350,30 @@ def test_a_crowd_joining_at_once_sends_one_pairing_run_until_it_starts(make_user
 
     settings.CELERY_TASK_ALWAYS_EAGER = False  # as on the real stack (eager mode runs each at once)
     cache.clear()
-    sent: list[tuple[Any, tuple[Any, ...], float | None]] = []
+    now: list[tuple[Any, tuple[Any, ...]]] = []
+    later: list[datetime] = []
 
-    def task_now(task: Any, *args: Any, countdown: float | None = None, **kw: Any) -> None:
+    def task_now(task: Any, *args: Any, eta: datetime | None = None, **kw: Any) -> None:
         if task is tasks.pair_arena:
-            sent.append((task, args, countdown))
+            (later.append(eta) if eta is not None else now.append((task, args)))
 
     monkeypatch.setattr(outbox_module, "task_now", task_now)
     monkeypatch.setattr(outbox_module, "group_send_now", lambda group, message: None)
-    people = [make_user(f"p{i}") for i in range(21)]
+    people = [make_user(f"p{i}") for i in range(22)]
     t = arena()
-    for u in people[:20]:
-        join(u, t)
-    now = [wait for _, _, wait in sent if wait is None]
-    assert now == [None] and len(sent) == 21  # one run now; twenty for after the wait
-    sent[0][0](*sent[0][1])  # the run: five tables of four
-    assert sum(m is not None for m in playing(t).values()) == 20
-    join(people[20], t)
-    assert [wait for _, _, wait in sent].count(None) == 2  # the mark was off: this join sent a run of its own
+    start = timezone.now().replace(microsecond=100_000)
+    with time_machine.travel(start, tick=False) as clock:
+        for u in people[:20]:
+            join(u, t)
+        assert len(now) == 1 and len(later) == 1
+        assert timedelta(seconds=30.5) <= later[0] - start <= timedelta(seconds=31.5)
+        now[0][0](*now[0][1])  # the run: five tables of four
+        assert sum(m is not None for m in playing(t).values()) == 20
+        join(people[20], t)
+        assert len(now) == 2 and len(later) == 1  # the mark was off: a run now; the same second's run after the wait
+        clock.shift(timedelta(seconds=1))
+        join(people[21], t)
+        assert len(later) == 2 and later[1] - later[0] == timedelta(seconds=1)
 
 
 def test_the_pages_and_the_admin(make_user: Any, root: Any) -> None:
