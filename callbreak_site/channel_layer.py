@@ -93,6 +93,49 @@ class BlockingPoolChannelLayer(RedisChannelLayer):  # type: ignore[misc]
     async def _clean_receive_backup(self, index: int, channel: str) -> None:
         return None
 
+    # A group's message in one Redis command, or two when the group has members, instead of channels_redis's two or
+    # four (drop expired members; read the members; drop each channel's expired messages; push): every write to a
+    # match sends to its sockets' group, its people's groups and its watchers' (most often empty), and those round
+    # trips were a sixth of a web process's CPU at think time 0 (py-spy --gil). The same commands, in scripts.
+
+    _GROUP_MEMBERS = """
+        redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, ARGV[1])
+        return redis.call('ZRANGE', KEYS[1], 0, -1)
+    """
+    _GROUP_PUSH = """
+        local n = #KEYS
+        local now, expiry, cutoff = ARGV[2 * n + 1], ARGV[2 * n + 2], ARGV[2 * n + 3]
+        local over = 0
+        for i = 1, n do
+            redis.call('ZREMRANGEBYSCORE', KEYS[i], 0, cutoff)
+            if redis.call('ZCOUNT', KEYS[i], '-inf', '+inf') < tonumber(ARGV[n + i]) then
+                redis.call('ZADD', KEYS[i], now, ARGV[i])
+                redis.call('EXPIRE', KEYS[i], expiry)
+            else
+                over = over + 1
+            end
+        end
+        return over
+    """
+
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        """Send ``message`` to every channel of ``group``, as channels_redis does (its expiries, capacities and
+        per-process channel keys), in one script per Redis host."""
+        assert self.require_valid_group_name(group), "Group name not valid"
+        connection = self.connection(self.consistent_hash(group))
+        names = await connection.eval(self._GROUP_MEMBERS, 1, self._group_key(group),
+                                      int(time.time()) - self.group_expiry)
+        if not names:
+            return
+        by_host, messages, capacities = self._map_channel_keys_to_connection([n.decode("utf8") for n in names],
+                                                                             message)
+        for index, keys in by_host.items():
+            over = await self.connection(index).eval(
+                self._GROUP_PUSH, len(keys), *keys, *(messages[k] for k in keys), *(capacities[k] for k in keys),
+                time.time(), self.expiry, int(time.time()) - int(self.expiry))
+            if over:
+                log.info("%s of %s channels over capacity in group %s", over, len(names), group)
+
     # --- group memberships, kept through a Redis restart ---------------------------------------------------
 
     async def group_add(self, group: str, channel: str) -> None:
