@@ -3,11 +3,13 @@ of PostgreSQL, a worker node for bots and pushes, one for analyses, and one beat
 
 Every "node" is a process tree of its own (a session, so stopping or killing it ends its children), on its own
 loopback port; nothing listens beyond 127.0.0.1. The nodes share only what machines would share: PostgreSQL
-(through PgBouncer in transaction mode, so no process keeps a pool or prepared statements of its own), Redis (the
-channel layer, the broker, the cache) and the balancer in front. HAProxy (Debian's package) balances HTTP and
-WebSocket connections round robin, checks each node's ``/readyz`` every second (three failures in a row take it
-out), and sends a request whose node refused the connection to the other (``option redispatch``), so a node lost
-mid-match costs its clients one reconnection.
+(through PgBouncer in transaction mode: each process keeps a few connections to PgBouncer, which lends a server
+connection per transaction, and prepares no statement), Redis (the channel layer, the broker, the cache) and the
+balancer in front. HAProxy (Debian's package) sends each connection, HTTP or WebSocket, to the node holding fewer
+(``leastconn``: round robin sent every socket of the crowd bench to one node, each its person's fourth call),
+checks each node's ``/readyz?scope=node`` (the database and Redis, not the workers) every second (three failures
+in a row take it out), and sends a request whose node refused the connection to the other (``option redispatch``),
+so a node lost mid-match costs its clients one reconnection.
 
     .venv/bin/python bench/cluster.py            # start it, print the addresses, run until Ctrl-C
 
@@ -41,8 +43,8 @@ PGBOUNCER = shutil.which("pgbouncer") or "/usr/sbin/pgbouncer"
 
 
 def haproxy_config(port: int, nodes: dict[str, int], stats_socket: Path | None = None) -> str:
-    """The balancer: HTTP and WebSocket on ``port``, round robin over ``nodes`` (name -> port), each checked on
-    /readyz every second; its state readable on ``stats_socket`` (which nodes it finds up)."""
+    """The balancer: HTTP and WebSocket on ``port``, to the least busy of ``nodes`` (name -> port), each checked on
+    /readyz?scope=node every second; its state readable on ``stats_socket`` (which nodes it finds up)."""
     servers = "\n".join(f"    server {name} 127.0.0.1:{p} check" for name, p in nodes.items())
     stats = f"\n    stats socket {stats_socket} mode 600 level operator" if stats_socket else ""
     return f"""global
@@ -65,13 +67,15 @@ frontend site
     default_backend web
 
 backend web
-    balance roundrobin
+    # WebSockets last: each new connection goes to the node holding fewer (HAProxy's advice for long sessions); round
+    # robin put every match socket of a crowd whose people each make the same calls first on one node
+    balance leastconn
     # which node answered (a WebSocket's upgrade included): for operators, and for the node-loss test
     http-response set-header X-Served-By %s
-    option httpchk GET /readyz
+    # a node's own readiness (the database, Redis), not the workers': a slow worker ping took every node out at once
+    option httpchk GET /readyz?scope=node
     http-check expect status 200
-    # /readyz may take a second itself (every 5 s it asks a worker for a ping, which waits up to 1 s): a check
-    # that timed out at 1 s took both nodes out together under load, and the site answered 503 for seconds
+    # a check may wait for a busy node's thread pool: a 1 s timeout took both nodes out together under load
     timeout check 4s
     default-server inter 1s fall 3 rise 2
 {servers}
@@ -138,9 +142,10 @@ class Cluster:
         return {
             **os.environ,
             "DATABASE_URL": f"postgres://postgres@127.0.0.1:{self.pgbouncer_port}/{self.db_name}",
-            # the pooler pools: no pool per process, no statement prepared on a connection the pooler may lend
-            # to another client
-            "DATABASE_POOL_MAX": "0",
+            # a few connections per process to the pooler, which lends server connections per transaction (a
+            # connection opened per request cost a web process 6% of its CPU); no statement prepared on a connection
+            # the pooler may lend to another client
+            "DATABASE_POOL_MAX": "8",
             "DATABASE_PREPARE": "0",
             "REDIS_URL": f"{self.redis_base}/{self.redis_db}",
             "DEBUG": "0",
@@ -229,7 +234,7 @@ class Cluster:
             for name in ("worker-analysis", "beat"):
                 self.launch(name, cmds[name])
             proc = self.launch("haproxy", cmds["haproxy"])
-            # ready once the balancer has a node it finds ready (a worker answers the nodes' /readyz)
+            # ready once the balancer has a node it finds ready and a worker answers (the whole site's /readyz)
             wait_until(http_answers(f"{self.url}/readyz", (200,)), "the balancer", proc=proc,
                        log=self.logs / "haproxy.log", timeout=90, every=0.3)
             self.wait_up(*self.node_ports)
@@ -255,7 +260,7 @@ class Cluster:
 
     def wait_up(self, *names: str, timeout: float = 90) -> None:
         """Until the balancer sends traffic to each of ``names``: a node passes its checks twice in a row first,
-        and a node whose ``/readyz`` failed under load (a worker slow to answer its ping) is out until it does."""
+        and a node whose check failed (three in a row) is out until it does."""
         wait_until(lambda: all(self.node_states().get(n) == "UP" for n in names), f"the balancer's {names} up",
                    log=self.logs / "haproxy.log", timeout=timeout, every=0.3)
 

@@ -1,6 +1,7 @@
 """What operators expect of the site: ``/healthz`` (the process answers), ``/readyz`` (the database, Redis and a
-Celery worker answer), ``/metrics`` (Prometheus, ``games.platform.metrics``), and the HTTP latency each request adds to
-them (``MeasuredHTTP``, around Django's ASGI application).
+Celery worker answer; ``?scope=node``, what a balancer asks of a web node, leaves the worker out), ``/metrics``
+(Prometheus, ``games.platform.metrics``), and the HTTP latency each request adds to them (``MeasuredHTTP``, around
+Django's ASGI application).
 
 ``/metrics`` answers loopback clients, or anyone with ``Authorization: Bearer <METRICS_TOKEN>`` when that is set.
 """
@@ -33,6 +34,7 @@ READY_CACHE_SECONDS = 5.0
 # while a Redis that is away says so within seconds.
 PROBE_SECONDS = 1.0
 _ready: tuple[float, int, dict[str, str]] = (0.0, 0, {})
+_node_ready: tuple[float, int, dict[str, str]] = (0.0, 0, {})
 
 
 def healthz(request: HttpRequest) -> HttpResponse:
@@ -80,26 +82,35 @@ def _worker() -> None:
             raise RuntimeError("no Celery worker answered")
 
 
-def _probes() -> list[tuple[str, Callable[[], None]]]:
+def _probes(node: bool) -> list[tuple[str, Callable[[], None]]]:
     probes: list[tuple[str, Callable[[], None]]] = [("database", _database)]
     if settings.REDIS_URL:  # the channel layer and the broker
         probes.append(("redis", partial(_redis, settings.REDIS_URL)))
     if settings.CACHE_URL and settings.CACHE_URL != settings.REDIS_URL:
         probes.append(("cache", partial(_redis, settings.CACHE_URL)))
-    probes.append(("worker", _worker))
+    if not node:
+        probes.append(("worker", _worker))
     return probes
 
 
 def readyz(request: HttpRequest) -> HttpResponse:
     """200 when the database, Redis (and the cache's Redis, when it is another) and a Celery worker answer, else
     503; each check is named with "ok" or "failed" only (why goes to the log). The answer is kept a few
-    seconds, so probes cannot load the services."""
-    global _ready
-    at, status, checks = _ready
+    seconds, so probes cannot load the services.
+
+    ``?scope=node`` leaves the worker out: what a balancer asks of each web node. A worker slow to answer its ping
+    (a busy machine) or away makes no node worse than another, and failing them all together took every node out
+    of the balancer at once (the site answered 503 for seconds while it could serve every page and move)."""
+    global _ready, _node_ready
+    node = request.GET.get("scope") == "node"
+    at, status, checks = _node_ready if node else _ready
     if time.monotonic() - at > READY_CACHE_SECONDS:
-        checks = {name: "ok" if _check(name, probe) else "failed" for name, probe in _probes()}
+        checks = {name: "ok" if _check(name, probe) else "failed" for name, probe in _probes(node)}
         status = 200 if all(result == "ok" for result in checks.values()) else 503
-        _ready = (time.monotonic(), status, checks)
+        if node:
+            _node_ready = (time.monotonic(), status, checks)
+        else:
+            _ready = (time.monotonic(), status, checks)
     return JsonResponse({"status": "ready" if status == 200 else "not ready", "checks": checks}, status=status)
 
 

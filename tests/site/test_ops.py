@@ -43,6 +43,31 @@ def test_healthz_and_readyz(client: Client, monkeypatch: pytest.MonkeyPatch,
     assert client.get("/readyz").status_code == 503  # kept a few seconds: probes cannot load the services
 
 
+def test_readyz_for_a_balancer_leaves_the_worker_out(client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``?scope=node``: a worker slow to answer (or away) fails the site's /readyz, never a web node's own, which a
+    balancer asks of each node: failing them all at once took every node out together."""
+    from django.test import override_settings
+
+    def no_worker() -> None:
+        raise RuntimeError("no Celery worker answered")
+
+    monkeypatch.setattr(ops, "_ready", (0.0, 0, {}))
+    monkeypatch.setattr(ops, "_node_ready", (0.0, 0, {}))
+    monkeypatch.setattr(ops, "_worker", no_worker)
+    with override_settings(CELERY_TASK_ALWAYS_EAGER=False):
+        assert client.get("/readyz").status_code == 503
+        r = client.get("/readyz?scope=node")
+    assert r.status_code == 200 and r.json() == {"status": "ready", "checks": {"database": "ok"}}
+
+    def down() -> None:
+        raise ConnectionError("the database is away")
+
+    monkeypatch.setattr(ops, "_node_ready", (0.0, 0, {}))
+    monkeypatch.setattr(ops, "_database", down)
+    r = client.get("/readyz?scope=node")
+    assert r.status_code == 503 and r.json()["checks"] == {"database": "failed"}
+
+
 def _closed_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
