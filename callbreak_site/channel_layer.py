@@ -93,14 +93,19 @@ class BlockingPoolChannelLayer(RedisChannelLayer):  # type: ignore[misc]
     async def _clean_receive_backup(self, index: int, channel: str) -> None:
         return None
 
-    # A group's message in one Redis command, or two when the group has members, instead of channels_redis's two or
-    # four (drop expired members; read the members; drop each channel's expired messages; push): every write to a
-    # match sends to its sockets' group, its people's groups and its watchers' (most often empty), and those round
-    # trips were a sixth of a web process's CPU at think time 0 (py-spy --gil). The same commands, in scripts.
+    # Group messages in one Redis command, or two when a group has members, instead of channels_redis's two or four
+    # per group (drop expired members; read the members; drop each channel's expired messages; push): every write to
+    # a match sends to its sockets' group, its people's groups and its watchers' (most often empty), and those round
+    # trips were a sixth of a web process's CPU at think time 0 (py-spy --gil). ``group_send_many`` sends the
+    # messages of several groups (one write's) in the same two. The same commands, in scripts.
 
     _GROUP_MEMBERS = """
-        redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, ARGV[1])
-        return redis.call('ZRANGE', KEYS[1], 0, -1)
+        local members = {}
+        for i = 1, #KEYS do
+            redis.call('ZREMRANGEBYSCORE', KEYS[i], 0, ARGV[1])
+            members[i] = redis.call('ZRANGE', KEYS[i], 0, -1)
+        end
+        return members
     """
     _GROUP_PUSH = """
         local n = #KEYS
@@ -120,21 +125,37 @@ class BlockingPoolChannelLayer(RedisChannelLayer):  # type: ignore[misc]
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
         """Send ``message`` to every channel of ``group``, as channels_redis does (its expiries, capacities and
-        per-process channel keys), in one script per Redis host."""
-        assert self.require_valid_group_name(group), "Group name not valid"
-        connection = self.connection(self.consistent_hash(group))
-        names = await connection.eval(self._GROUP_MEMBERS, 1, self._group_key(group),
-                                      int(time.time()) - self.group_expiry)
-        if not names:
-            return
-        by_host, messages, capacities = self._map_channel_keys_to_connection([n.decode("utf8") for n in names],
-                                                                             message)
-        for index, keys in by_host.items():
+        per-process channel keys), in one script per Redis host, two when the group has members."""
+        await self.group_send_many([(group, message)])
+
+    async def group_send_many(self, sends: list[tuple[str, dict[str, Any]]]) -> None:
+        """Each ``(group, message)`` of ``sends`` as ``group_send`` would, all in two scripts per Redis host (one
+        when no group has members); a channel in several groups gets each of their messages, in their order."""
+        for group, _ in sends:
+            assert self.require_valid_group_name(group), "Group name not valid"
+        by_host: dict[int, list[int]] = {}
+        for i, (group, _) in enumerate(sends):
+            by_host.setdefault(self.consistent_hash(group), []).append(i)
+        members: list[list[str]] = [[] for _ in sends]
+        for index, which in by_host.items():
+            found = await self.connection(index).eval(self._GROUP_MEMBERS, len(which),
+                                                      *(self._group_key(sends[i][0]) for i in which),
+                                                      int(time.time()) - self.group_expiry)
+            for i, names in zip(which, found, strict=True):
+                members[i] = [name.decode("utf8") for name in names]
+        pushes: dict[int, list[tuple[bytes, bytes, int]]] = {}  # host -> (channel key, message, capacity)
+        for (_, message), names in zip(sends, members, strict=True):
+            if names:
+                keys_by_host, messages, capacities = self._map_channel_keys_to_connection(names, message)
+                for index, keys in keys_by_host.items():
+                    pushes.setdefault(index, []).extend((key, messages[key], capacities[key]) for key in keys)
+        for index, items in pushes.items():
             over = await self.connection(index).eval(
-                self._GROUP_PUSH, len(keys), *keys, *(messages[k] for k in keys), *(capacities[k] for k in keys),
-                time.time(), self.expiry, int(time.time()) - int(self.expiry))
+                self._GROUP_PUSH, len(items), *(key for key, _, _ in items), *(msg for _, msg, _ in items),
+                *(cap for _, _, cap in items), time.time(), self.expiry, int(time.time()) - int(self.expiry))
             if over:
-                log.info("%s of %s channels over capacity in group %s", over, len(names), group)
+                log.info("%s of %s channel messages over capacity (groups %s)", over, len(items),
+                         ", ".join(group for group, _ in sends))
 
     # --- group memberships, kept through a Redis restart ---------------------------------------------------
 

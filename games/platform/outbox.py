@@ -61,12 +61,22 @@ def emit(event: Event) -> None:
 
 
 def dispatch(event: Event) -> None:
-    """Run the reactions to ``event`` now. One that fails is logged and the others still run."""
-    for func in reactions_to(type(event)):
-        try:
-            func(event)
-        except Exception:
-            log.exception("reaction %s to %s failed", getattr(func, "__qualname__", func), type(event).__name__)
+    """Run the reactions to ``event`` now. One that fails is logged and the others still run. The group messages
+    they send leave together once they are done (``group_send_now``), or before a write of theirs announces its
+    own (a bot move played here: its sockets' messages must follow this event's)."""
+    outer = getattr(_batch, "sends", None)
+    _flush_group_sends()  # an event dispatched from inside another's reactions: the outer's messages go first
+    _batch.sends = []
+    try:
+        for func in reactions_to(type(event)):
+            try:
+                func(event)
+            except Exception:
+                log.exception("reaction %s to %s failed", getattr(func, "__qualname__", func),
+                              type(event).__name__)
+    finally:
+        _flush_group_sends()
+        _batch.sends = [] if outer is not None else None
 
 
 # --- tasks ------------------------------------------------------------------------------------------
@@ -180,28 +190,62 @@ async def _group_send(layer: Any, group: str, message: dict[str, Any]) -> None:
     the pool's idle connections are dead and the first message sent on one failed, although Redis was back: a
     chat line stored and never shown (issue 39). redis-py drops the broken connection, so the second send
     goes out on a new one."""
+    await _group_send_all(layer, [(group, message)])
+
+
+async def _group_send_all(layer: Any, sends: list[tuple[str, dict[str, Any]]]) -> None:
+    """Every ``(group, message)`` of ``sends``, in order: in one exchange with Redis where the layer can
+    (``callbreak_site.channel_layer``), else one by one; all once more if the connection was lost."""
+    async def send() -> None:
+        if len(sends) > 1 and hasattr(layer, "group_send_many"):
+            await layer.group_send_many(sends)
+        else:
+            for group, message in sends:
+                await layer.group_send(group, message)
+
     try:
-        await layer.group_send(group, message)
+        await send()
     except Exception as exc:
         if not _lost_connection(exc):
             raise
-        log.warning("group %s: the connection to Redis was lost (%s); sending again", group, exc)
-        await layer.group_send(group, message)
+        log.warning("group %s: the connection to Redis was lost (%s); sending again",
+                    ", ".join(group for group, _ in sends), exc)
+        await send()
+
+
+# The group messages of the reactions to the event being dispatched on this thread (None outside a dispatch).
+_batch = threading.local()
 
 
 def group_send_now(group: str, message: dict[str, Any]) -> None:
-    """Send a Channels group message now, from sync code (sent again once if its connection was lost). A lost
-    message is logged, never raised: the page refetches what it missed."""
+    """Send a Channels group message now, from sync code (sent again once if its connection was lost); inside a
+    dispatch, with the other reactions' messages once they are done. A lost message is logged, never raised: the
+    page refetches what it missed."""
+    pending = getattr(_batch, "sends", None)
+    if pending is not None:
+        pending.append((group, message))
+        return
+    _send_now([(group, message)])
+
+
+def _flush_group_sends() -> None:
+    pending = getattr(_batch, "sends", None)
+    if pending:
+        _batch.sends = []
+        _send_now(pending)
+
+
+def _send_now(sends: list[tuple[str, dict[str, Any]]]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
     try:
         if _SENDER.enabled:
-            asyncio.run_coroutine_threadsafe(_group_send(layer, group, message), _SENDER.loop()).result(timeout=10)
+            asyncio.run_coroutine_threadsafe(_group_send_all(layer, sends), _SENDER.loop()).result(timeout=10)
         else:
-            async_to_sync(_group_send)(layer, group, message)
+            async_to_sync(_group_send_all)(layer, sends)
     except Exception:
-        log.exception("could not send to group %s", group)
+        log.exception("could not send to group %s", ", ".join(group for group, _ in sends))
 
 
 async def group_send_async(layer: Any, group: str, message: dict[str, Any]) -> None:

@@ -164,3 +164,35 @@ def test_settling_cancels_an_eager_timer_and_waits_for_a_running_task(settings: 
     outbox.task_now(later, 3, eager="thread")  # settling does not stop what comes after it
     outbox.settle_eager_threads(timeout=10)
     assert later.ran == [(3,)]
+
+
+def test_one_events_group_messages_leave_together_and_before_a_nested_events(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reactions' messages to one event leave in one exchange once they are done; a write a reaction makes (an
+    event dispatched inside) first sends what came before it, so sockets get the moves in order; outside a dispatch a
+    message leaves at once."""
+    calls: list[list[tuple[str, int]]] = []
+
+    class Layer:
+        async def group_send(self, group: str, message: dict[str, Any]) -> None:
+            calls.append([(group, message["n"])])
+
+        async def group_send_many(self, sends: list[tuple[str, dict[str, Any]]]) -> None:
+            calls.append([(group, message["n"]) for group, message in sends])
+
+    class Inner(outbox.Event):
+        pass
+
+    def first(event: TableChanged) -> None:
+        outbox.group_send_now("a", {"n": 1})
+        outbox.group_send_now("b", {"n": 2})
+        outbox.dispatch(Inner())
+
+    monkeypatch.setattr(outbox, "get_channel_layer", Layer)
+    monkeypatch.setitem(outbox._REACTIONS, Inner, [lambda event: outbox.group_send_now("c", {"n": 3})])
+    monkeypatch.setitem(outbox._REACTIONS, TableChanged,
+                        [first, lambda event: outbox.group_send_now("a", {"n": 4}),
+                         lambda event: outbox.group_send_now("d", {"n": 5})])
+    outbox.dispatch(TableChanged(1))
+    assert calls == [[("a", 1), ("b", 2)], [("c", 3)], [("a", 4), ("d", 5)]]
+    outbox.group_send_now("e", {"n": 6})
+    assert calls[-1] == [("e", 6)]
