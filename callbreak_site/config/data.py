@@ -24,7 +24,8 @@ if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0, conn_health_checks=True)}
     # A connection pool per process (psycopg_pool): a request or a socket's view borrows an open
     # connection instead of opening one (a few ms each over loopback, far more over a network).
-    # DATABASE_POOL_MAX=0 turns it off (e.g. behind an external pooler such as PgBouncer).
+    # DATABASE_POOL_MAX=0 turns it off (each request then opens a connection of its own). Behind PgBouncer the pool
+    # holds connections to PgBouncer, which lends server connections per transaction.
     # A request that finds every connection busy queues for one (first come, first served) for at most
     # DATABASE_POOL_WAIT seconds, and at most DATABASE_POOL_QUEUE requests queue; past either it answers 503 with
     # Retry-After (games.web.api_errors). Nothing holds a connection while a password is hashed
