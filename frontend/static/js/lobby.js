@@ -102,6 +102,7 @@ form.addEventListener("submit", async (ev) => {
     err.hidden = false;
   }
 });
+form.querySelector("[type=submit]").disabled = false; // the form is handled from here on
 
 let pending = null;
 onUserMessage((msg) => {
