@@ -44,11 +44,18 @@ SWEEP_DURING_A_JUMP_JS = """async () => {
 }"""
 
 
-def test_a_view_shown_during_a_sweep_leaves_the_table_playable(page: Any, site_url: str) -> None:
+def _run_in_a_page(page: Any, site_url: str, script: str, pace: str | None = None) -> Any:
+    """``script``'s result in a page of the site whose table pace is ``pace`` (the player's setting; None: the
+    default), loaded afresh so the pacer reads it."""
     page.goto(f"{site_url}/rules/")
-    page.evaluate("localStorage.setItem('cb-pace', '0.1')")
+    setting = "localStorage.removeItem('cb-pace')" if pace is None else f"localStorage.setItem('cb-pace', '{pace}')"
+    page.evaluate(setting)
     page.reload()
-    out = page.evaluate(SWEEP_DURING_A_JUMP_JS)
+    return page.evaluate(script)
+
+
+def test_a_view_shown_during_a_sweep_leaves_the_table_playable(page: Any, site_url: str) -> None:
+    out = _run_in_a_page(page, site_url, SWEEP_DURING_A_JUMP_JS, pace="0.1")
     assert out["paths"]["jump"] == 1 and out["paths"]["diff"] == 1, out
     assert out["seq"] == 9 and not out["busy"], out
     assert out["interactive"], f"the table waits for nothing: {out}"
@@ -93,10 +100,7 @@ BACKLOG_JS = """async () => {
 
 
 def test_a_backlog_plays_faster_the_longer_it_is(page: Any, site_url: str) -> None:
-    page.goto(f"{site_url}/rules/")
-    page.evaluate("localStorage.removeItem('cb-pace')")
-    page.reload()
-    out = page.evaluate(BACKLOG_JS)
+    out = _run_in_a_page(page, site_url, BACKLOG_JS)
     assert out["paths"] == {"actions": 1, "diff": 0, "jump": 0}, out
     assert out["seq"] == 12 and not out["busy"], out
     gap = out["gap"]
