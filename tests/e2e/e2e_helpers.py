@@ -79,6 +79,27 @@ def sign_up(page: Any, base: str, username: str, *, from_home: bool = False, ema
     page.wait_for_url(f"{base}/")
 
 
+def start_private_table(host: Any, guest: Any, base: str, guest_name: str, move_seconds: str = "") -> int:
+    """The host creates a private table (``move_seconds``: the lobby's pace, default as it comes), the guest sits
+    at seat 2 by the invitation link, bots fill the rest and the match starts: both pages at the table; its id.
+    The host's room shows the guest seated before the bots are asked for: else they could take seat 2 first, or
+    the room's redraw for the guest could replace the button under the click."""
+    host.goto(f"{base}/lobby/")
+    host.select_option("select[name=visibility]", "private")
+    if move_seconds:
+        host.select_option("select[name=move_seconds]", move_seconds)
+    host.get_by_test_id("create-table").click()
+    host.wait_for_url(f"{base}/tables/*/")
+    guest.goto(host.locator(".invite-box input").input_value())
+    guest.get_by_test_id("sit-2").click()
+    host.locator("[data-testid=seat-2]", has_text=guest_name).wait_for()
+    host.get_by_test_id("fill-bots").click()
+    host.get_by_test_id("start").click()
+    host.wait_for_url(f"{base}/play/*/")
+    guest.wait_for_url(f"{base}/play/*/")
+    return int(host.url.rstrip("/").split("/")[-1])
+
+
 def wait_state(page: Any, timeout: float = 30_000) -> str:
     """What the table asks of the player, once it asks something.  Read again after the wait, and waited for
     again if it is gone by then: a frame drawn playable can be redrawn as not (a forced card the table plays

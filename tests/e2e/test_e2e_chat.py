@@ -10,7 +10,7 @@ import secrets
 from typing import Any
 
 import pytest
-from e2e_helpers import FAST, PASSWORD, assert_in_viewport, new_context, sign_up
+from e2e_helpers import FAST, PASSWORD, assert_in_viewport, new_context, sign_up, start_private_table
 
 pytestmark = pytest.mark.e2e
 
@@ -64,17 +64,7 @@ def test_chat_at_a_private_table(browser: Any, site_url: str, artifacts: Any, ma
         hname, gname = "ch_" + secrets.token_hex(3), "cg_" + secrets.token_hex(3)
         sign_up(host, base, hname)
         sign_up(guest, base, gname)
-        host.goto(f"{base}/lobby/")
-        host.select_option("select[name=visibility]", "private")
-        host.get_by_test_id("create-table").click()
-        host.wait_for_url(f"{base}/tables/*/")
-        guest.goto(host.locator(".invite-box input").input_value())
-        guest.get_by_test_id("sit-2").click()
-        host.wait_for_function(f"document.querySelector('[data-testid=seat-2]').innerText.includes('{gname}')")
-        host.get_by_test_id("fill-bots").click()
-        host.get_by_test_id("start").click()
-        host.wait_for_url(f"{base}/play/*/")
-        guest.wait_for_url(f"{base}/play/*/")
+        start_private_table(host, guest, base, gname)
 
         # the host's desktop: the chat sits under the score sheet, no chip needed
         host.get_by_test_id("chat-panel").wait_for()

@@ -8,7 +8,7 @@ import secrets
 from typing import Any
 
 import pytest
-from e2e_helpers import FAST, finish_by_api, new_context, people, sign_up
+from e2e_helpers import FAST, finish_by_api, new_context, people, sign_up, start_private_table
 
 pytestmark = pytest.mark.e2e
 
@@ -86,20 +86,9 @@ def two_people_at_a_table(browser: Any, base: str) -> tuple[list[Any], list[Any]
     for p in (host, guest):
         p.set_default_timeout(20_000)
     sign_up(host, base, "h_" + secrets.token_hex(3))
-    sign_up(guest, base, "g_" + secrets.token_hex(3))
-    host.goto(f"{base}/lobby/")
-    host.select_option("select[name=visibility]", "private")
-    host.get_by_test_id("create-table").click()
-    host.wait_for_url(f"{base}/tables/*/")
-    link = host.locator(".invite-box input").input_value()
-    guest.goto(link)
-    guest.get_by_test_id("sit-2").click()
-    host.wait_for_selector("[data-testid=fill-bots]")
-    host.get_by_test_id("fill-bots").click()
-    host.get_by_test_id("start").click()
-    host.wait_for_url(f"{base}/play/*/")
-    guest.wait_for_url(f"{base}/play/*/")
-    match_id = int(host.url.rstrip("/").split("/")[-1])
+    gname = "g_" + secrets.token_hex(3)
+    sign_up(guest, base, gname)
+    match_id = start_private_table(host, guest, base, gname)
     return contexts, [host, guest], match_id, {0: host, 2: guest}
 
 

@@ -9,7 +9,7 @@ import secrets
 from typing import Any
 
 import pytest
-from e2e_helpers import FAST, new_context, sign_up
+from e2e_helpers import FAST, new_context, sign_up, start_private_table
 
 pytestmark = pytest.mark.e2e
 
@@ -36,20 +36,9 @@ def test_one_notice_per_match_gone_when_the_turn_is_taken(browser: Any, site_url
         p.set_default_timeout(20_000)
     try:
         sign_up(host, base, "nh_" + secrets.token_hex(3))
-        sign_up(guest, base, "ng_" + secrets.token_hex(3))
-        host.goto(f"{base}/lobby/")
-        host.select_option("select[name=visibility]", "private")
-        host.select_option("select[name=move_seconds]", "172800")
-        host.get_by_test_id("create-table").click()
-        host.wait_for_url(f"{base}/tables/*/")
-        guest.goto(host.locator(".invite-box input").input_value())
-        guest.get_by_test_id("sit-2").click()
-        host.wait_for_selector("[data-testid=fill-bots]")
-        host.get_by_test_id("fill-bots").click()
-        host.get_by_test_id("start").click()
-        host.wait_for_url(f"{base}/play/*/")
-        guest.wait_for_url(f"{base}/play/*/")
-        match_id = int(host.url.rstrip("/").split("/")[-1])
+        gname = "ng_" + secrets.token_hex(3)
+        sign_up(guest, base, gname)
+        match_id = start_private_table(host, guest, base, gname, move_seconds="172800")
         # the guest's turn notice is not sent while the match is open: start from the host's turn
         if host.request.get(f"{base}/api/matches/{match_id}/").json()["turn"] == 2:
             act_until_not_my_turn(guest, base, match_id)

@@ -1,6 +1,7 @@
 // /friends/: the people I follow (online now, what they play), follow / unfollow, challenge, block / unblock.
 // Refetched when /ws/me/ opens and every 30 s while the page is visible (who is online changes without a message).
 import { api } from "./api.js";
+import { bound } from "./bound.js";
 import { _, fmt } from "./i18n.js";
 import { onUserMessage, onUserSocketOpen } from "./user_socket.js";
 
@@ -114,6 +115,7 @@ form.addEventListener("submit", async (ev) => {
     showError(err.status === 404 ? { message: _("No player of that name.") } : err);
   }
 });
+bound(form);
 
 onUserMessage(() => {});
 onUserSocketOpen(() => refresh().catch(() => {}));

@@ -1,4 +1,5 @@
 import { api, createMatch } from "./api.js";
+import { bound } from "./bound.js";
 import { _, fmt } from "./i18n.js";
 
 const form = document.getElementById("new-match-form");
@@ -22,6 +23,7 @@ if (form) {
       btn.disabled = false;
     }
   });
+  bound(form);
 }
 
 // Logged out: "Play now" makes a guest account (this browser's session) and opens a table against bots in the
@@ -56,6 +58,7 @@ if (guestBox) {
       }
     });
   }
+  bound(guestBox);
 }
 
 // A running match? Offer to continue it (the one awaiting my move first).

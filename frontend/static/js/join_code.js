@@ -1,6 +1,7 @@
 // "Join with a code" (home and lobby): the room code a host reads out, sent as typed (the server takes any case,
 // spaces and dashes); a seat at its table, then the table's page, as the invitation link leads there.
 import { api } from "./api.js";
+import { bound } from "./bound.js";
 import { _ } from "./i18n.js";
 
 const MESSAGES = {
@@ -41,4 +42,5 @@ for (const form of document.querySelectorAll("[data-join-code]")) {
       button.disabled = false;
     }
   });
+  bound(form);
 }

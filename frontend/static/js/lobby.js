@@ -1,5 +1,6 @@
 // The lobby: open public tables and my open tables, a form to create one; live over /ws/me/.
 import { api } from "./api.js";
+import { bound } from "./bound.js";
 import { _, fmt, ngettext, perMove } from "./i18n.js";
 import { botSeatLabel } from "./players.js";
 import { onUserMessage, onUserSocketOpen } from "./user_socket.js";
@@ -102,7 +103,7 @@ form.addEventListener("submit", async (ev) => {
     err.hidden = false;
   }
 });
-form.querySelector("[type=submit]").disabled = false; // the form is handled from here on
+bound(form);
 
 let pending = null;
 onUserMessage((msg) => {

@@ -2,6 +2,7 @@
 // /ws/me/ says {"type": "matched", "match_id"}; then go to the table. GET polls every few seconds too, in
 // case the socket missed it. The seek's id is kept in sessionStorage so a reload goes on waiting.
 import { api, ApiError } from "./api.js";
+import { bound } from "./bound.js";
 import { _, fmt } from "./i18n.js";
 import { onUserMessage, onUserSocketOpen } from "./user_socket.js";
 
@@ -121,6 +122,7 @@ export function mountQuickMatch(box) {
       playBtn.disabled = false;
     }
   });
+  bound(form);
 
   cancel.addEventListener("click", async () => {
     if (!seek) return;

@@ -3,16 +3,12 @@ invitation."""
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
 from typing import Any
 
 import pytest
 from site_helpers import browser
 
 from games.tables import commands
-
-ROOT = Path(__file__).resolve().parents[3]
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -64,12 +60,3 @@ def test_an_invitation_opened_logged_out_says_who_invites_to_what(make_user: Any
     # log-in and sign-up come back to the invitation
     assert f"next=/invite/{table.invite_code}/" in body.replace("%2F", "/")
     assert Client().get("/invite/nope/").status_code == 404
-
-
-def test_the_lobbys_create_button_waits_for_its_script(make_user: Any) -> None:
-    """Sent disabled: lobby.js enables it once it handles the form (a tap before would reload the page, no table)."""
-    body = browser(make_user("wes"), "en").get("/lobby/").content.decode()
-    button = re.search(r'<button[^>]*data-testid="create-table"[^>]*>', body)
-    assert button is not None and "disabled" in button.group(0), body
-    script = (ROOT / "frontend/static/js/lobby.js").read_text()
-    assert 'form.querySelector("[type=submit]").disabled = false' in script

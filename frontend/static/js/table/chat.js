@@ -5,6 +5,7 @@
 // report per person and message). On a wide screen the panel sits under the score sheet; elsewhere the "Chat"
 // chip, with the number of unread lines, opens it over the top of the table, never over the hand, and while it
 // is closed a new line shows for a few seconds in a bubble beside its writer's seat.
+import { bound } from "../bound.js";
 import { _, fmt } from "../i18n.js";
 
 const MAX = 200;
@@ -88,6 +89,7 @@ export function createChat(app, { send, frame }) {
       note.textContent = _("Not connected: try again in a moment.");
     }
   });
+  bound(form);
 
   const mine = (m) => { const f = frame(); return f && m.seat === f.seat; };
 
