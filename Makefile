@@ -13,6 +13,8 @@ REDIS_TEST_URL ?= redis://127.0.0.1:6379/$(shell echo $$(( $(RUN_ID) % 11 + 5 ))
 # Test processes (pytest-xdist): the browser tests mostly wait on a server and Chromium, the site tests on one
 # core each, so three processes keep two cores busy without starving the browser tests. TEST_PROCS=0 runs everything in one process.
 TEST_PROCS ?= 3
+# the slowest tests of each part, printed at its end (where CI time goes)
+DURATIONS ?= --durations=12
 XDIST = $(if $(filter 0,$(TEST_PROCS)),,-n $(TEST_PROCS) --dist worksteal)
 
 SHELL := /bin/bash
@@ -82,10 +84,10 @@ test-site: $(STAMP)
 # The test process itself runs without the connection pool (tests hold connections in many threads);
 # servers the tests start (e2e, two web processes) run with it, as in production.
 test-site-pg: $(STAMP)
-	DATABASE_URL=$(PG_URL) DATABASE_POOL_MAX=0 $(BIN)/pytest -q tests/site -m "db_sensitive and not realstack" -p no:cacheprovider $(XDIST)
+	DATABASE_URL=$(PG_URL) DATABASE_POOL_MAX=0 $(BIN)/pytest -q $(DURATIONS) tests/site -m "db_sensitive and not realstack" -p no:cacheprovider $(XDIST)
 
 test-realstack: $(STAMP)
-	DATABASE_URL=$(PG_URL) REDIS_URL=$(REDIS_TEST_URL) DATABASE_POOL_MAX=0 $(BIN)/pytest -q tests/site -m realstack -p no:cacheprovider
+	DATABASE_URL=$(PG_URL) REDIS_URL=$(REDIS_TEST_URL) DATABASE_POOL_MAX=0 $(BIN)/pytest -q $(DURATIONS) tests/site -m realstack -p no:cacheprovider
 
 test: $(STAMP) $(OFFLINE) lint contracts typecheck
 	@# The real-stack tests wait on servers and sockets far more than they compute: they run beside the rest
@@ -94,7 +96,7 @@ test: $(STAMP) $(OFFLINE) lint contracts typecheck
 	$(MAKE) --no-print-directory -j2 --output-sync=target test-embedded-then-pg test-realstack
 
 test-embedded-then-pg: $(STAMP) $(OFFLINE)
-	$(BIN)/pytest -q tests -m "not realstack" $(XDIST)
+	$(BIN)/pytest -q $(DURATIONS) tests -m "not realstack" $(XDIST)
 	$(MAKE) --no-print-directory test-site-pg
 
 bench: $(STAMP)
