@@ -10,6 +10,11 @@ PORT ?= 8000
 RUN_ID := $(shell echo $$$$)
 PG_URL ?= postgres://postgres@127.0.0.1:5432/callbreak_$(RUN_ID)
 REDIS_TEST_URL ?= redis://127.0.0.1:6379/$(shell echo $$(( $(RUN_ID) % 11 + 5 )))
+# With PostgreSQL reachable at PG_URL (always under CI), the database-sensitive site tests (marked
+# `db_sensitive` in tests/site/conftest.py) run once, on PostgreSQL, as production does; without it, on SQLite.
+PG_REACHABLE = $(shell $(PY) -c "import socket, sys; from urllib.parse import urlsplit; u = urlsplit(sys.argv[1]); \
+	socket.create_connection((u.hostname, u.port or 5432), 1).close(); print(1)" '$(PG_URL)' 2>/dev/null)
+EMBEDDED_MARKS = $(if $(PG_REACHABLE),not realstack and not db_sensitive,not realstack)
 # Test processes (pytest-xdist): the browser tests mostly wait on a server and Chromium, the site tests on one
 # core each, so three processes keep two cores busy without starving the browser tests. TEST_PROCS=0 runs everything in one process.
 TEST_PROCS ?= 3
@@ -91,12 +96,12 @@ test-realstack: $(STAMP)
 
 test: $(STAMP) $(OFFLINE) lint contracts typecheck
 	@# The real-stack tests wait on servers and sockets far more than they compute: they run beside the rest
-	@# (everything on SQLite, then the database-sensitive part on PostgreSQL, which is CPU-bound: beside the
+	@# (everything else on SQLite, then the database-sensitive part on PostgreSQL, which is CPU-bound: beside the
 	@# SQLite run it slowed both); each part is printed when it ends.
 	$(MAKE) --no-print-directory -j2 --output-sync=target test-embedded-then-pg test-realstack
 
 test-embedded-then-pg: $(STAMP) $(OFFLINE)
-	$(BIN)/pytest -q $(DURATIONS) tests -m "not realstack" $(XDIST)
+	$(BIN)/pytest -q $(DURATIONS) tests -m "$(EMBEDDED_MARKS)" $(XDIST)
 	$(MAKE) --no-print-directory test-site-pg
 
 bench: $(STAMP)

@@ -365,8 +365,10 @@ def test_cards_land_one_by_one(page: Any, site_url: str) -> None:
     gaps = [b[0] - a[0] for a, b in zip(landed, landed[1:], strict=False) if not b[1] and b[0] - a[0] < 2000]
     assert len(gaps) >= 3, log
     gaps.sort()
-    # about 350 ms apart (a busy machine may be late with one frame, never early with many)
-    assert gaps[0] >= 240 and gaps[len(gaps) // 2] >= 330, f"cards landed too close together: {gaps}; {log}"
+    # about 350 ms apart: the pacer runs each step a full gap after the last one ran, never sooner; a busy machine
+    # may draw one card late by a frame or more (seen: 130 ms at load 15), which makes the gap after it that much
+    # shorter, so the shortest gap is allowed down to half a gap, and most are a full one
+    assert gaps[0] >= 175 and gaps[len(gaps) // 2] >= 330, f"cards landed too close together: {gaps}; {log}"
     # a full trick stays about a second before it is cleared
     holds = [b["t"] - a["t"] for a, b in zip(log, log[1:], strict=False) if a["n"] == 4 and b["n"] < 4]
     assert holds and min(holds) >= 1000, f"a finished trick was cleared too soon: {holds}"

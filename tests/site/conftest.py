@@ -42,8 +42,8 @@ def realstack_missing() -> str | None:
 # The site tests whose outcome can depend on the database, by file name (the name stays when a file moves):
 # row locks and SKIP LOCKED, unique constraints and the races they settle, collation and odd characters, NUL
 # bytes, migrations, query counts, transactions and connection faults, deadlines found by query. `make test`
-# runs the whole site suite on SQLite and these again on PostgreSQL (`-m db_sensitive`); a test elsewhere can
-# say so itself with `@pytest.mark.db_sensitive`.
+# runs these on PostgreSQL (`-m db_sensitive`, as production) and the rest of the site suite on SQLite; without
+# a reachable PostgreSQL, all of it on SQLite. A test elsewhere can say so itself with `@pytest.mark.db_sensitive`.
 DB_SENSITIVE_FILES = frozenset({
     "test_one_name_rule.py", "test_guests.py", "test_bot_accounts.py", "test_ladder.py",
     "test_upgrade_while_seeking.py", "test_bounded_input.py", "test_faults.py", "test_odd_characters.py",
