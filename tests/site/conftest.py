@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import socket
+import time
 from typing import Any
 from urllib.parse import urlparse
 
@@ -76,11 +77,35 @@ def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
 @pytest.fixture(autouse=True)
 def _settle_eager_threads() -> Any:
     """A test's eager background tasks (the quick match's pairing timer) end with it: left running, one
-    would write into the next test's database (SQLite's shared cache then says "database table is locked")."""
+    would write into the next test's database (SQLite's shared cache then says "database table is locked").
+    A socket a test left open may still be writing (its disconnect, in a thread, after the test's event loop
+    closed): on SQLite the database is emptied for the next test only once that write has let go of it, or the
+    failed emptying breaks every test after it in this process."""
     yield
     from games.platform import outbox
 
     outbox.settle_eager_threads()
+    _wait_for_sqlite_writers()
+
+
+def _wait_for_sqlite_writers(timeout: float = 10.0) -> None:
+    from django.db import OperationalError, connection
+
+    if connection.vendor != "sqlite" or connection.in_atomic_block:  # a test in a transaction: rolled back
+        return
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("BEGIN IMMEDIATE")
+                cursor.execute("ROLLBACK")
+            return
+        except RuntimeError:  # a test without database access: nothing of its own to wait for
+            return
+        except OperationalError:
+            if time.monotonic() >= deadline:
+                raise
+            time.sleep(0.05)
 
 
 @pytest.fixture

@@ -141,10 +141,12 @@ async def test_past_the_cap_a_socket_is_closed_with_4429_and_others_still_get_in
     assert connected
     assert (await comm.receive_json_from(timeout=2))["code"] == "too_many_sockets"
     assert (await comm.receive_output(timeout=2)) == {"type": "websocket.close", "code": 4429}
-    await open_socket("/ws/me/", token=other)  # another person is not held back
+    others = await open_socket("/ws/me/", token=other)  # another person is not held back
     await opened[0].disconnect()
-    await open_socket("/ws/me/", token=key)  # a closed socket frees its place
+    again = await open_socket("/ws/me/", token=key)  # a closed socket frees its place
     assert sockets._OPEN[u.pk] == 3
+    for open_one in (*opened[1:], others, again):
+        await open_one.disconnect()
 
 
 class AwayLayer:
