@@ -396,8 +396,10 @@ class SearchBot:
     With its defaults it is ``strong-v2`` (the ``hard`` level until 2026-12-03): against three heuristics it wins
     57.7% of 800 duplicate matches with a margin of +5.27 a match (``strong-v1``: 48.8%, +3.36 on the same
     deals; docs/bots.md).  With ``models`` it reads the other seats by the styles fitted to their play in the
-    match's finished deals (:mod:`.opponents`): ``strong``, the ``hard`` level, is ``models="bp"`` (the bid by
-    the models, ``d``, raised its bids against greedy tables and made fewer of them: docs/bots.md).
+    match's finished deals (:mod:`.opponents`): ``strong-v3`` (the ``hard`` level until 2026-12-04) is
+    ``models="bp"`` (the bid by the models, ``d``, raised its bids against greedy tables and made fewer of them:
+    docs/bots.md).  With ``n`` in ``models`` a posterior over named styles (:mod:`.styles`) replaces the fit, from the
+    first deal's bids on: ``strong``, the ``hard`` level, is ``models="bpn"``.
     """
 
     name = "strong"
@@ -497,8 +499,17 @@ STRONG_RANK = 100.0
 #: :func:`.opponents.table_trust`.  Paired deals against ``ismcts`` made 3.4 points more of its third-deal bids at
 #: the same margin and 0.28 points more a fifth deal (docs/bots.md); a table of heuristics keeps the full bonus.
 STRONG_FOREIGN_BONUS = 0.0
-register("strong", lambda: SearchBot(models=STRONG_MODELS, rank=STRONG_RANK, foreign_bid_bonus=STRONG_FOREIGN_BONUS))
+#: ``strong`` since 2026-12-05 reads the other seats by the posterior over the league's named styles (:mod:`.styles`,
+#: ``n``) in its belief, its play-outs and its bid's trick bonus, from the first deal's bids on.
+STRONG_NAMED_MODELS = "bpn"
+#: At a table read as searches (``ismcts``, ``spar-sim``, ``spar-target``) the bid's simulation takes a trick off the
+#: bidder in this share of its deals: they take more of its tricks than the heuristic's play-outs say.  Against the
+#: three searches, 72 paired matches (``bench/league_ab.py``, seeds ``ab44-a``): bids made 92.0% (``strong-v3``
+#: 88.5%), margin +0.94 a match over ``strong-v3`` and about the same as without it (docs/bots.md).
+STRONG_SEARCH_BONUS = -0.2
+register("strong", lambda: SearchBot(models=STRONG_NAMED_MODELS, rank=STRONG_RANK,
+                                     foreign_bid_bonus=STRONG_FOREIGN_BONUS, search_bid_bonus=STRONG_SEARCH_BONUS))
 register("strong-v2", SearchBot)
-#: ``strong`` as it was on 2026-12-04, before the league's style posterior: kept to measure the change against.
+#: ``strong`` as it was until 2026-12-04 (models fitted from finished deals only): kept to measure against.
 register("strong-v3", lambda: SearchBot(models=STRONG_MODELS, rank=STRONG_RANK,
                                         foreign_bid_bonus=STRONG_FOREIGN_BONUS))
