@@ -505,7 +505,7 @@ STRONG_NAMED_MODELS = "bpn"
 #: At a table read as searches (``ismcts``, ``spar-sim``, ``spar-target``) the bid's simulation takes a trick off the
 #: bidder in this share of its deals: they take more of its tricks than the heuristic's play-outs say.  Against the
 #: three searches, 72 paired matches (``bench/league_ab.py``, seeds ``ab44-a``): bids made 92.0% (``strong-v3``
-#: 88.5%), margin +0.94 a match over ``strong-v3`` and about the same as without it (docs/bots.md).
+#: 87.5%), margin +0.94 a match over ``strong-v3`` and about the same as without it (docs/bots.md).
 STRONG_SEARCH_BONUS = -0.2
 register("strong", lambda: SearchBot(models=STRONG_NAMED_MODELS, rank=STRONG_RANK,
                                      foreign_bid_bonus=STRONG_FOREIGN_BONUS, search_bid_bonus=STRONG_SEARCH_BONUS))
