@@ -90,7 +90,7 @@ def load(path: Path) -> list[dict[str, Any]]:
 
 def margin(row: dict[str, Any]) -> float:
     totals, me = row["totals"], row["seat"]
-    return (totals[me] - statistics.fmean(t for s, t in enumerate(totals) if s != me)) / 10
+    return float(totals[me] - statistics.fmean(t for s, t in enumerate(totals) if s != me)) / 10
 
 
 def _ci(values: list[float], scale: float = 1.0, fmt: str = "+.2f", unit: str = "") -> str:

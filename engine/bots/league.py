@@ -158,9 +158,11 @@ def _needs(view: PlayerView) -> bool:
 def cheap_card(view: PlayerView) -> int:
     """``spar-cautious``: while it needs tricks, its cheapest card that wins the trick so far (a side ace when it
     leads), else its cheapest card; once made, always its cheapest card (low cards away, high cards kept)."""
-    legal = mask_cards(view.legal_cards)
-    need = _needs(view)
-    trick = list(view.trick)
+    return cheap_choice(mask_cards(view.legal_cards), list(view.trick), _needs(view))
+
+
+def cheap_choice(legal: list[int], trick: list[int], need: bool) -> int:
+    """:func:`cheap_card` from the position alone (the opponent models replay finished deals with it)."""
     if not trick:
         if need:
             aces = [c for c in legal if c >= 13 and c % 13 == 12]
@@ -178,8 +180,11 @@ def cheap_card(view: PlayerView) -> int:
 def greedy_card(view: PlayerView) -> int:
     """``spar-greedy``: leads its highest card (a side card on the first trick), overtakes whenever it can (its
     highest winner, or its cheapest when it plays last), otherwise throws its cheapest card."""
-    legal = mask_cards(view.legal_cards)
-    trick = list(view.trick)
+    return greedy_choice(mask_cards(view.legal_cards), list(view.trick))
+
+
+def greedy_choice(legal: list[int], trick: list[int]) -> int:
+    """:func:`greedy_card` from the position alone."""
     if not trick:
         return max(legal, key=strength)
     winners = [c for c in legal if takes_trick(trick, c)]
@@ -192,12 +197,14 @@ def bid_card(view: PlayerView) -> int:
     """``spar-length``: while it needs tricks, it leads a master (no unseen card above it) or its highest card and
     takes the trick with its cheapest sure winner when it plays last, its highest winner otherwise; once made, it
     ducks with its highest card that loses the trick and leads its lowest."""
-    legal = mask_cards(view.legal_cards)
-    trick = list(view.trick)
-    kn = knowledge(view)
-    if _needs(view):
+    return bid_choice(mask_cards(view.legal_cards), list(view.trick), _needs(view), knowledge(view).unseen)
+
+
+def bid_choice(legal: list[int], trick: list[int], need: bool, unseen: int) -> int:
+    """:func:`bid_card` from the position alone (``unseen``: the cards neither in its hand nor played)."""
+    if need:
         if not trick:
-            masters = [c for c in legal if not kn.unseen & ABOVE[c]]
+            masters = [c for c in legal if not unseen & ABOVE[c]]
             return max(masters or legal, key=strength)
         winners = [c for c in legal if takes_trick(trick, c)]
         if winners:
@@ -267,5 +274,5 @@ FACTORIES: dict[str, Callable[[], SparBot]] = {
 for _name, _factory in FACTORIES.items():
     register(_name, _factory)
 
-__all__ = ["FACTORIES", "STYLES", "SparBot", "aggressive_bid", "bid_card", "capped_bid", "cheap_card", "greedy_card",
-           "length_bid", "simulated_bid"]
+__all__ = ["FACTORIES", "STYLES", "SparBot", "aggressive_bid", "bid_card", "bid_choice", "capped_bid", "cheap_card",
+           "cheap_choice", "greedy_card", "greedy_choice", "length_bid", "simulated_bid"]

@@ -72,6 +72,7 @@ from .strong import (
     resample,
     strong_bid,
 )
+from .styles import SEARCHES, H, Posterior, draw_named_policy, mixed_styles, seat_posteriors, share
 
 #: Simulations per card decision, shared among the distinct legal cards.
 DEFAULT_BUDGET = 720
@@ -290,12 +291,13 @@ def search_values(
     play_horizon: int = DEFAULT_PLAY_HORIZON, bid_miss: float = DEFAULT_BID_MISS,
     mcmc_steps: int = DEFAULT_MCMC_STEPS, max_worlds: int = MAX_WORLDS,
     styles: dict[int, Style] | None = None, styled_belief: bool = True, styled_playouts: bool = True,
-    pure: bool = False, rank: float = 0.0, noise_scale: float = 1.0,
+    pure: bool = False, rank: float = 0.0, noise_scale: float = 1.0, posterior: Posterior | None = None,
 ) -> dict[int, float]:
     """The weighted mean utility of each distinct legal card, its own later cards chosen by the search.
 
     With ``play_miss`` < 1 the worlds' weights also read the other seats' earlier cards (:class:`PlayEvidence`).
-    The simulations run in the C kernel when it is built (``pure``: in Python, the same values).
+    The simulations run in the C kernel when it is built (``pure``: in Python, the same values).  With a
+    ``posterior`` over named styles (:mod:`.styles`) each world's play-outs draw the others' styles from it.
     """
     assert view.seat is not None
     kn = knowledge(view)
@@ -317,7 +319,9 @@ def search_values(
     bids = [b or 0 for b in view.bids]
     policy_rng = SplitMix64(rng.getrandbits(64)) if styles is not None and styled_playouts else None
     policies = None
-    if styles is not None and policy_rng is not None:
+    if posterior is not None and policy_rng is not None:
+        policies = [draw_named_policy(bids, posterior, policy_rng) for _ in worlds]
+    elif styles is not None and policy_rng is not None:
         policies = [draw_policy(bids, styles, policy_rng, noise_scale) for _ in worlds]
     run = _kernel_search if KERNEL_MODULE is not None and not pure else py_search
     values = run(view, kn.public, [h for h, _ in worlds], [w for _, w in worlds], legal, depth, expand_after,
@@ -392,8 +396,10 @@ class SearchBot:
     With its defaults it is ``strong-v2`` (the ``hard`` level until 2026-12-03): against three heuristics it wins
     57.7% of 800 duplicate matches with a margin of +5.27 a match (``strong-v1``: 48.8%, +3.36 on the same
     deals; docs/bots.md).  With ``models`` it reads the other seats by the styles fitted to their play in the
-    match's finished deals (:mod:`.opponents`): ``strong``, the ``hard`` level, is ``models="bp"`` (the bid by
-    the models, ``d``, raised its bids against greedy tables and made fewer of them: docs/bots.md).
+    match's finished deals (:mod:`.opponents`): ``strong-v3`` (the ``hard`` level until 2026-12-04) is
+    ``models="bp"`` (the bid by the models, ``d``, raised its bids against greedy tables and made fewer of them:
+    docs/bots.md).  With ``n`` in ``models`` a posterior over named styles (:mod:`.styles`) replaces the fit, from the
+    first deal's bids on: ``strong``, the ``hard`` level, is ``models="bpn"``.
     """
 
     name = "strong"
@@ -406,7 +412,10 @@ class SearchBot:
         bid_bonus: float = BID_TRICK_BONUS, bid_miss: float = DEFAULT_BID_MISS,
         mcmc_steps: int = DEFAULT_MCMC_STEPS, max_worlds: int = MAX_WORLDS, bid_standings: bool = True,
         models: str = "", rank: float = 0.0, noise_scale: float = 1.0, foreign_bid_bonus: float | None = None,
+        search_bid_bonus: float = 0.0,
     ) -> None:
+        #: with the named styles (models ``n``): the bid's trick bonus at a table of searching styles
+        self.search_bid_bonus = search_bid_bonus
         #: the trick bonus of the bid at a table fitted as foreign (:func:`.opponents.table_trust` 0); between it
         #: and ``bid_bonus`` by the trust; None: ``bid_bonus`` at every table
         self.foreign_bid_bonus = foreign_bid_bonus
@@ -439,12 +448,24 @@ class SearchBot:
             return self.bid_bonus
         return self.foreign_bid_bonus + table_trust(styles) * (self.bid_bonus - self.foreign_bid_bonus)
 
+    def _named_bonus(self, post: Posterior) -> float:
+        """The bid's trick bonus by the named styles: ``bid_bonus`` for the heuristic's share of the table,
+        ``search_bid_bonus`` for the searches', ``foreign_bid_bonus`` (or ``bid_bonus``) for the rest."""
+        foreign = self.bid_bonus if self.foreign_bid_bonus is None else self.foreign_bid_bonus
+        h = share(post, (H,))
+        searches = share(post, SEARCHES)
+        return self.bid_bonus * h + self.search_bid_bonus * searches + foreign * (1.0 - h - searches)
+
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         assert view.seat is not None
         try:
-            styles = fit_styles(view) if self.models and view.deals else None
+            posterior = seat_posteriors(view) if "n" in self.models else None
+            if posterior is not None:
+                styles: dict[int, Style] | None = mixed_styles(posterior)
+            else:
+                styles = fit_styles(view) if self.models and view.deals else None
             if view.legal_bids:
-                bonus = self._bid_bonus(styles)
+                bonus = self._bid_bonus(styles) if posterior is None else self._named_bonus(posterior)
                 if styles is not None and "d" in self.models:
                     return Bid(view.seat, styled_bid(view, rng, styles, self.bid_budget, bonus,
                                                      "p" in self.models, self.rank))
@@ -457,7 +478,7 @@ class SearchBot:
                                    self.sigma, self.oversample, self.play_miss, self.play_horizon,
                                    self.bid_miss, self.mcmc_steps, self.max_worlds, styles,
                                    "b" in self.models, "p" in self.models, rank=self.rank,
-                                   noise_scale=self.noise_scale)
+                                   noise_scale=self.noise_scale, posterior=posterior)
             card = max(values, key=lambda c: (round(values[c], 6), -strength(c)))
             return Play(view.seat, card_str(card))
         except Infeasible:
@@ -478,5 +499,17 @@ STRONG_RANK = 100.0
 #: :func:`.opponents.table_trust`.  Paired deals against ``ismcts`` made 3.4 points more of its third-deal bids at
 #: the same margin and 0.28 points more a fifth deal (docs/bots.md); a table of heuristics keeps the full bonus.
 STRONG_FOREIGN_BONUS = 0.0
-register("strong", lambda: SearchBot(models=STRONG_MODELS, rank=STRONG_RANK, foreign_bid_bonus=STRONG_FOREIGN_BONUS))
+#: ``strong`` since 2026-12-05 reads the other seats by the posterior over the league's named styles (:mod:`.styles`,
+#: ``n``) in its belief, its play-outs and its bid's trick bonus, from the first deal's bids on.
+STRONG_NAMED_MODELS = "bpn"
+#: At a table read as searches (``ismcts``, ``spar-sim``, ``spar-target``) the bid's simulation takes a trick off the
+#: bidder in this share of its deals: they take more of its tricks than the heuristic's play-outs say.  Against the
+#: three searches, 72 paired matches (``bench/league_ab.py``, seeds ``ab44-a``): bids made 92.0% (``strong-v3``
+#: 87.5%), margin +0.94 a match over ``strong-v3`` and about the same as without it (docs/bots.md).
+STRONG_SEARCH_BONUS = -0.2
+register("strong", lambda: SearchBot(models=STRONG_NAMED_MODELS, rank=STRONG_RANK,
+                                     foreign_bid_bonus=STRONG_FOREIGN_BONUS, search_bid_bonus=STRONG_SEARCH_BONUS))
 register("strong-v2", SearchBot)
+#: ``strong`` as it was until 2026-12-04 (models fitted from finished deals only): kept to measure against.
+register("strong-v3", lambda: SearchBot(models=STRONG_MODELS, rank=STRONG_RANK,
+                                        foreign_bid_bonus=STRONG_FOREIGN_BONUS))

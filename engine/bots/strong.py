@@ -160,7 +160,9 @@ def bid_values(
     total_w = 0.0
     for (hands, bids), weight in drawn:
         total_w += weight
-        extra = rng.random() < bonus
+        draw_bonus = rng.random()
+        extra = draw_bonus < bonus
+        malus = draw_bonus < -bonus  # a negative bonus: one trick less, to the seat with the most
         for b in cands:
             bids[me] = b
             won = playout(hands, UNKNOWN, leader, [], [0, 0, 0, 0], bids, True)
@@ -168,6 +170,10 @@ def bid_values(
                 top = max(seats, key=lambda s: won[s])
                 won[top] -= 1
                 won[me] += 1
+            elif malus and won[me] > 0:
+                top = max(seats, key=lambda s: won[s])
+                won[top] += 1
+                won[me] -= 1
             values[b] += weight * utility(me, bids, won, view.totals, last, view.deal_number, rank)
     if total_w > 0:
         for b in values:

@@ -16,8 +16,10 @@ ROOT = Path(engine.__file__).parent
 
 #: engine.bots, highest layer first; modules in one tuple are independent of each other.
 BOT_LAYERS: list[tuple[str, ...]] = [
+    ("search",),
+    ("styles",),
     ("league",),
-    ("search", "ismcts"),
+    ("ismcts",),
     ("strong", "posterior", "opponents"),
     ("basic", "playout"),
     ("heuristic", "sampler"),

@@ -130,8 +130,9 @@ def test_the_search_with_models_is_deterministic_legal_and_blind_to_hidden_hands
     assert checked >= 8
 
 
-def test_before_a_deal_is_finished_strong_decides_as_strong_v2() -> None:
-    """The models read finished deals only: in a first deal ``strong`` is ``strong-v2`` decision for decision."""
+def test_before_a_deal_is_finished_strong_v3_decides_as_strong_v2() -> None:
+    """The fitted models read finished deals only: in a first deal ``strong-v3`` is ``strong-v2`` decision for
+    decision (``strong``'s named styles read the first deal's bids: tests/engine/bots/test_styles.py)."""
     checked = 0
     state = new_match("first-deal-alike")
     while len(state.tricks) < 4:
@@ -139,7 +140,7 @@ def test_before_a_deal_is_finished_strong_decides_as_strong_v2() -> None:
         assert seat is not None
         view = player_view(state, seat)
         if state.phase == "bidding" or len(mask_cards(view.legal_cards)) > 1:
-            assert decide("strong", view, "a") == decide("strong-v2", view, "a")
+            assert decide("strong-v3", view, "a") == decide("strong-v2", view, "a")
             checked += 1
         state = apply(state, decide("heuristic", view, "x"))
     assert checked >= 8

@@ -20,13 +20,17 @@ def play_match(seed: str, seats: list[str]) -> MatchState:
 
 
 def test_registry_contract() -> None:
-    for name in ("random", "heuristic", "strong", "strong-v1", "strong-v2", "ismcts"):
+    for name in ("random", "heuristic", "strong", "strong-v1", "strong-v2", "strong-v3", "ismcts"):
         assert name in BOT_NAMES
     assert DEFAULT_BOT == "normal"
     assert LEVELS["normal"] == "heuristic" and LEVELS["hard"] == "strong"
     assert type(get_bot("hard")).__name__ == "SearchBot" and type(get_bot("strong-v1")).__name__ == "StrongBot"
-    # strong reads the other seats by their fitted styles; strong-v2 (the hard level until 2026-12-03) does not
-    assert get_bot("hard").models == "bp" and get_bot("strong-v2").models == ""
+    # strong reads the other seats by the named styles' posterior, strong-v3 (the hard level until 2026-12-04) by
+    # their fitted styles; strong-v2 (the hard level until 2026-12-03) does not read them
+    assert get_bot("hard").models == "bpn" and get_bot("strong-v3").models == "bp"
+    assert get_bot("strong-v2").models == ""
+    # at a table read as searches strong's bid counts one trick fewer in a share of its deals
+    assert get_bot("hard").search_bid_bonus < 0.0 and get_bot("strong-v3").search_bid_bonus == 0.0
     # and in the fifth deal plays for places as well as the win; strong-v2 for the win alone
     assert get_bot("hard").rank == 100.0 and get_bot("strong-v2").rank == 0.0
     # and its bid drops the trick bonus at a table fitted as foreign; strong-v2 keeps it everywhere

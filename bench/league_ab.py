@@ -1,0 +1,45 @@
+"""``bench/league.py`` with experimental variants of ``strong`` registered first, for short A/B runs.
+
+The variants exist in this process and its forked workers only (never a bot of the site); the table is
+``bench/league.py``'s.  Name them in ``--bots`` beside registered bots:
+
+    PYTHONPATH=. nice -n 19 .venv/bin/python bench/league_ab.py --bots x-noise0,strong-v3 \
+        --styles spar-sim,spar-target,ismcts --seeds 5 --seed ab-1 --jobs 2 --out /tmp/ab-1.jsonl
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import league  # noqa: E402  (bench/league.py, beside this file)
+
+from engine.bots.registry import Bot, register  # noqa: E402
+from engine.bots.search import STRONG_FOREIGN_BONUS, STRONG_MODELS, STRONG_RANK, SearchBot  # noqa: E402
+
+
+def _v3(**kw: object) -> Callable[[], Bot]:
+    """``strong-v3`` with some of its settings changed."""
+    base: dict[str, object] = {"models": STRONG_MODELS, "rank": STRONG_RANK, "foreign_bid_bonus": STRONG_FOREIGN_BONUS}
+    base.update(kw)
+    return lambda: SearchBot(**base)  # type: ignore[arg-type]
+
+
+VARIANTS: dict[str, Callable[[], Bot]] = {
+    # the play-outs play every other seat as the heuristic or the greedy trick-taker, never a random card
+    "x-noise0": _v3(noise_scale=0.0),
+    # at a foreign table the bid's simulation takes a trick off the bidder in 20% of its deals
+    "x-malus": _v3(foreign_bid_bonus=-0.2),
+    # the named styles' posterior (engine/bots/styles.py) in the belief, the play-outs and the bid's bonus
+    "x-named": _v3(models="bpn"),
+    # the same, the bid's simulation taking a trick off the bidder in 20% of its deals at a table of searches
+    "x-named-m": _v3(models="bpn", search_bid_bonus=-0.2),
+}
+
+if __name__ == "__main__":
+    for name, factory in VARIANTS.items():
+        register(name, factory)
+    league.main()
