@@ -32,10 +32,10 @@ from ..views import PlayerView
 from .evaluation import careful_bid, estimate_tricks
 from .heuristic import bid_for
 from .inference import forbidden_by_play, knowledge
-from .league import aggressive_bid, bid_choice, capped_bid, cheap_choice, greedy_choice, length_bid
 from .opponents import Style
 from .playout import GREEDY_BID, SplitMix64, knowledge_limited_card
 from .sampler import sample_hands
+from .spar_rules import aggressive_bid, bid_choice, capped_bid, cheap_choice, greedy_choice, length_bid
 
 #: The named styles, in a fixed order (the posterior's vectors follow it).
 NAMED: tuple[str, ...] = (

@@ -16,12 +16,11 @@ ROOT = Path(engine.__file__).parent
 
 #: engine.bots, highest layer first; modules in one tuple are independent of each other.
 BOT_LAYERS: list[tuple[str, ...]] = [
-    ("search",),
-    ("styles",),
     ("league",),
-    ("ismcts",),
+    ("search", "ismcts"),
+    ("styles",),
     ("strong", "posterior", "opponents"),
-    ("basic", "playout"),
+    ("basic", "playout", "spar_rules"),
     ("heuristic", "sampler"),
     ("inference",),
     ("evaluation",),

@@ -14,15 +14,9 @@ from engine.bots.evaluation import careful_bid, estimate_tricks
 from engine.bots.heuristic import takes_trick
 from engine.bots.inference import knowledge
 from engine.bots.ismcts import py_ismcts, sure_tricks_bid
-from engine.bots.league import (
-    STYLES,
-    aggressive_bid,
-    capped_bid,
-    greedy_card,
-    length_bid,
-    simulated_bid,
-)
+from engine.bots.league import STYLES, greedy_card, simulated_bid
 from engine.bots.sampler import sample_hands
+from engine.bots.spar_rules import aggressive_bid, capped_bid, length_bid
 from engine.cards import mask_cards
 from engine.match import Action
 from engine.views import PlayerView
