@@ -62,6 +62,50 @@ class BlockingPoolChannelLayer(RedisChannelLayer):  # type: ignore[misc]
         self.rejoin_backoff = rejoin_backoff  # the longest pause between checks while Redis is away
         self._memberships: dict[asyncio.AbstractEventLoop, _Memberships] = {}
         self._receive_failures = 0
+        self._pop: asyncio.Task[Any] | None = None  # this process's pop, while a socket waits on it (or none does)
+
+    async def receive_single(self, channel: str) -> Any:
+        """The next message of this process's channels, popped by a task of its own.
+
+        channels_redis pops in the ``receive()`` of whichever socket holds its receive lock. A socket closing (every
+        match's end) cancels that receive, and with no backup queue a message Redis had already popped for another
+        socket of the process was lost: that person's page waited for a bot's card that never came (the cluster
+        bench at think time 0: one or two of ten people stalled a run). The pop now outlives the socket that
+        started it: the next receive takes it over (still one pop at a time, in order), and one that ends while
+        no socket waits puts its message in the receive buffer, as a receive would."""
+        if "!" not in channel:
+            return await super().receive_single(channel)
+        if self._pop is None:
+            self._pop = asyncio.ensure_future(super().receive_single(channel))
+        pop = self._pop
+        pop.remove_done_callback(self._orphaned)  # taken over: its message comes back here, not through the buffer
+        try:
+            result = await asyncio.shield(pop)
+        except asyncio.CancelledError:
+            if pop.done():  # it ended as this receive was cancelled: deliver it here
+                self._pop = None
+                self._buffer(pop)
+            else:  # still waiting: the next receive takes it over, or it delivers itself if none comes
+                pop.add_done_callback(self._orphaned)
+            raise
+        finally:
+            if pop.done() and self._pop is pop:
+                self._pop = None
+        return result
+
+    def _orphaned(self, pop: asyncio.Task[Any]) -> None:
+        """A pop whose socket was cancelled ended: deliver it unless a later receive took it over."""
+        if self._pop is pop:
+            self._pop = None
+            self._buffer(pop)
+
+    def _buffer(self, pop: asyncio.Task[Any]) -> None:
+        if pop.cancelled() or pop.exception() is not None:
+            return
+        message_channel, message = pop.result()
+        for name in message_channel if isinstance(message_channel, list) else [message_channel]:
+            with contextlib.suppress(asyncio.QueueFull):
+                self.receive_buffer[name].put_nowait(message)
 
     def create_pool(self, index: int) -> Any:
         host = dict(self.hosts[index])

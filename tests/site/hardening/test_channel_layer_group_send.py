@@ -82,3 +82,38 @@ def test_old_members_are_dropped_and_full_channels_skipped(own_redis: OwnRedis) 
         assert await asyncio.wait_for(layer.receive(full), 5) == {"type": "one"}
 
     asyncio.run(asyncio.wait_for(scenario(), 30))
+
+
+def test_a_message_popped_as_its_receiver_closes_reaches_its_socket(own_redis: OwnRedis) -> None:  # noqa: F811
+    """A process pops its sockets' messages in the receive of whichever socket holds the lock. When that socket
+    closed just as Redis handed over a message for another socket, the message was lost (a person at the
+    cluster waited for a bot's card that never came): it now reaches the other socket, once."""
+    layer = _layer(own_redis.url)
+    real_pop = layer._brpop_with_clean
+
+    async def slow_reply(index: int, channel: str, timeout: float) -> Any:
+        content = await real_pop(index, channel, timeout)
+        if content is not None:
+            await asyncio.sleep(0.3)  # the reply on its way back while the socket that asked closes
+        return content
+
+    layer._brpop_with_clean = slow_reply  # type: ignore[method-assign]
+
+    async def scenario() -> None:
+        closing, staying = await layer.new_channel(), await layer.new_channel()
+        holder = asyncio.create_task(layer.receive(closing))  # first in: it holds the pop
+        await asyncio.sleep(0.1)
+        waiter = asyncio.create_task(layer.receive(staying))
+        await asyncio.sleep(0.1)
+        await layer.send(staying, {"type": "match.updated", "seq": 273})
+        await asyncio.sleep(0.1)  # popped, its reply not yet read
+        holder.cancel()  # the socket holding the pop closes
+        got = await asyncio.wait_for(waiter, 5)
+        assert got == {"type": "match.updated", "seq": 273}
+        try:
+            extra = await asyncio.wait_for(layer.receive(staying), 0.5)
+        except TimeoutError:
+            return
+        raise AssertionError(f"the message came twice: {extra}")
+
+    asyncio.run(asyncio.wait_for(scenario(), 30))
