@@ -20,7 +20,7 @@ function of the view alone (the public history), so a decision stays a function 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -70,31 +70,45 @@ class Observations:
     bid_diffs: list[int]
 
 
-def observe_deal(deal: DealRecord, totals_before: Sequence[int], seats: Sequence[int],
-                 out: dict[int, Observations]) -> None:
-    """Add one finished deal's plays and bids of ``seats`` to ``out`` (its hands are public by now)."""
+def dealt_hands(deal: DealRecord) -> list[int]:
+    """A finished deal's four hands as dealt (public once it is over), as card masks."""
     hands = [0, 0, 0, 0]
     for s in range(4):
         for c in deal.dealt[s]:
             hands[s] |= 1 << c
-    for s in seats:
-        est = estimate_tricks(hands[s])
-        out[s].bid_diffs.append(deal.bids[s] - bid_for(est, s, totals_before, deal.number))
-    bids = list(deal.bids)
+    return hands
+
+
+def replayed_plays(deal: DealRecord, hands: list[int]) -> Iterator[tuple[DealInPlay, list[int], int, int]]:
+    """Each play of a finished deal with the position before it: the deal in play, what each seat might still
+    hold as the table saw it (``pub``, as the play-outs read it), the seat and its card. The models of both
+    opponent modules read a seat's choices here; the replay moves on once the caller has read the position."""
     pub = [FULL_DECK] * 4
     replay = DealInPlay(hands, (deal.dealer + 1) % 4, first=True)  # the dealer's right leads the first trick
     for recorded in deal.tricks:
         for seat, c in recorded.plays():
-            legal = replay.legal_mask()
-            if seat in out and legal & (legal - 1):
-                greedy = list(bids)
-                greedy[seat] = GREEDY_BID
-                position = (replay.hands, pub, seat, replay.leader, replay.trick, replay.won)
-                heuristic_card = knowledge_limited_card(*position, bids, replay.first)
-                greedy_card = knowledge_limited_card(*position, greedy, replay.first)
-                out[seat].plays.append((legal.bit_count(), heuristic_card == c, greedy_card == c))
+            yield replay, pub, seat, c
             pub[seat] &= ~forbidden_by_play(replay.trick, c, replay.first)
             replay.play(c)
+
+
+def observe_deal(deal: DealRecord, totals_before: Sequence[int], seats: Sequence[int],
+                 out: dict[int, Observations]) -> None:
+    """Add one finished deal's plays and bids of ``seats`` to ``out`` (its hands are public by now)."""
+    hands = dealt_hands(deal)
+    for s in seats:
+        est = estimate_tricks(hands[s])
+        out[s].bid_diffs.append(deal.bids[s] - bid_for(est, s, totals_before, deal.number))
+    bids = list(deal.bids)
+    for replay, pub, seat, c in replayed_plays(deal, hands):
+        legal = replay.legal_mask()
+        if seat in out and legal & (legal - 1):
+            greedy = list(bids)
+            greedy[seat] = GREEDY_BID
+            position = (replay.hands, pub, seat, replay.leader, replay.trick, replay.won)
+            heuristic_card = knowledge_limited_card(*position, bids, replay.first)
+            greedy_card = knowledge_limited_card(*position, greedy, replay.first)
+            out[seat].plays.append((legal.bit_count(), heuristic_card == c, greedy_card == c))
 
 
 def fit_style(obs: Observations) -> Style:

@@ -27,12 +27,11 @@ from functools import lru_cache
 
 from ..cards import FULL_DECK, mask_cards
 from ..match import DealRecord
-from ..rules import DealInPlay
 from ..views import PlayerView
 from .evaluation import careful_bid, estimate_tricks
 from .heuristic import bid_for
-from .inference import forbidden_by_play, knowledge
-from .opponents import Style
+from .inference import knowledge
+from .opponents import Style, dealt_hands, replayed_plays
 from .playout import GREEDY_BID, SplitMix64, knowledge_limited_card
 from .sampler import sample_hands
 from .spar_rules import aggressive_bid, bid_choice, capped_bid, cheap_choice, greedy_choice, length_bid
@@ -128,37 +127,29 @@ def observe_finished(
     deal: DealRecord, totals_before: Sequence[int], seats: Sequence[int], logs: dict[int, list[float]]
 ) -> None:
     """Add one finished deal's bids and non-forced cards of ``seats`` to their log-likelihoods ``logs``."""
-    hands = [0, 0, 0, 0]
-    for s in range(4):
-        for c in deal.dealt[s]:
-            hands[s] |= 1 << c
+    hands = dealt_hands(deal)
     for s in seats:
         for k, x in enumerate(_bid_row(hands[s], s, deal.bids[s], totals_before, deal.number)):
             logs[s][k] += math.log(x)
     bids = list(deal.bids)
-    pub = [FULL_DECK] * 4
-    replay = DealInPlay(hands, (deal.dealer + 1) % 4, first=True)  # the dealer's right leads the first trick
-    for recorded in deal.tricks:
-        for seat, c in recorded.plays():
-            legal = replay.legal_mask()
-            if seat in logs and legal & (legal - 1):
-                trick = list(replay.trick)
-                cards = mask_cards(legal)
-                need = replay.won[seat] < bids[seat]
-                left = replay.hands[0] | replay.hands[1] | replay.hands[2] | replay.hands[3]
-                heuristic = knowledge_limited_card(
-                    replay.hands, pub, seat, replay.leader, replay.trick, replay.won, bids, replay.first
-                )
-                rule_cards = (
-                    heuristic,
-                    cheap_choice(cards, trick, need),
-                    greedy_choice(cards, trick),
-                    bid_choice(cards, trick, need, left & ~replay.hands[seat]),
-                )
-                for k, x in enumerate(card_likelihoods(legal, c, rule_cards)):
-                    logs[seat][k] += math.log(x)
-            pub[seat] &= ~forbidden_by_play(replay.trick, c, replay.first)
-            replay.play(c)
+    for replay, pub, seat, c in replayed_plays(deal, hands):
+        legal = replay.legal_mask()
+        if seat in logs and legal & (legal - 1):
+            trick = list(replay.trick)
+            cards = mask_cards(legal)
+            need = replay.won[seat] < bids[seat]
+            left = replay.hands[0] | replay.hands[1] | replay.hands[2] | replay.hands[3]
+            heuristic = knowledge_limited_card(
+                replay.hands, pub, seat, replay.leader, replay.trick, replay.won, bids, replay.first
+            )
+            rule_cards = (
+                heuristic,
+                cheap_choice(cards, trick, need),
+                greedy_choice(cards, trick),
+                bid_choice(cards, trick, need, left & ~replay.hands[seat]),
+            )
+            for k, x in enumerate(card_likelihoods(legal, c, rule_cards)):
+                logs[seat][k] += math.log(x)
 
 
 @lru_cache(maxsize=512)

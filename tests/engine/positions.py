@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
+from typing import Any
 
 from engine import apply, new_match, player_view
 from engine.cards import mask_cards
@@ -37,3 +38,22 @@ def shuffled_twin(state: MatchState, seat: int, rng: random.Random) -> MatchStat
         twin.hands[s] = sum(1 << c for c in pool[:n])
         pool = pool[n:]
     return twin
+
+
+def assert_blind(bot: Any, state: MatchState, tricks: int, rng: random.Random) -> None:
+    """Play ``bot`` at every seat of ``state`` up to two deals or ``tricks`` tricks: its decisions are legal (the
+    engine applies them), the same for the same seed, and the same in a twin whose hidden hands were dealt anew
+    (at every bid and every third trick's choices); at least eight such checks."""
+    checked = 0
+    while len(state.completed) < 2 and len(state.tricks) < tricks:
+        seat = state.turn
+        assert seat is not None
+        view = player_view(state, seat)
+        action = bot.choose(view, random.Random(5))
+        if state.phase == "bidding" or len(state.tricks) % 3 == 0 and len(mask_cards(view.legal_cards)) > 1:
+            twin_view = player_view(shuffled_twin(state, seat, rng), seat)
+            assert twin_view == view
+            assert bot.choose(twin_view, random.Random(5)) == action == bot.choose(view, random.Random(5))
+            checked += 1
+        state = apply(state, action)
+    assert checked >= 8
