@@ -17,6 +17,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..bots import native
 from ..bots.evaluation import estimate_tricks, expected_bid
 from ..bots.inference import BID_SIGMA, bid_likelihood, knowledge
 from ..bots.playout import play_out, play_out_after
@@ -136,6 +137,16 @@ def value_cards(view: PlayerView, candidates: Sequence[int], worlds: int, rng: r
     bids = [b or 0 for b in view.bids]
     tally = _Tally(me, view, candidates)
     first = view.first_trick
+    if native.KERNEL is not None:  # every play-out in one call; the same tricks as play_out_after's
+        flat = native.KERNEL.card_play_outs(sampled, me, candidates, kn.public, view.trick_leader, view.trick,
+                                            view.tricks_won, bids, first)
+        at = 0
+        for _, weight in sampled:
+            tally.weight += weight
+            for c in candidates:
+                tally.add(c, bids, flat[at:at + 4], weight)
+                at += 4
+        return tally.valuation("card", {c: (c,) for c in candidates}, worlds)
     for hands, weight in sampled:
         tally.weight += weight
         for c in candidates:
@@ -144,21 +155,31 @@ def value_cards(view: PlayerView, candidates: Sequence[int], worlds: int, rng: r
     return tally.valuation("card", {c: (c,) for c in candidates}, worlds)
 
 
-def value_bids(view: PlayerView, candidates: Sequence[int], worlds: int, rng: random.Random) -> Valuation:
-    """Expected value of bidding each of ``candidates`` in the same ``worlds`` sampled deals.
+def bid_deals(view: PlayerView, worlds: int, rng: random.Random) -> list[tuple[list[int], list[int], float]]:
+    """The deals of :func:`value_bids`: every hand, every bid (drawn for the seats still to bid), the weight.
 
-    The other hands are dealt at random from the unseen cards, weighted by how well they explain the
-    bids already made; the seats still to bid are given a bid drawn from the same bid model, once
-    per deal (so every candidate meets the same bids).
+    With the C kernel they are dealt in C from ``rng``'s own state, draw for draw (the same deals).
     """
+    assert view.seat is not None
+    me = view.seat
+    if native.KERNEL is not None:
+        deals: list[tuple[list[int], list[int], float]]
+        state, deals = native.KERNEL.bid_worlds(
+            rng.getstate(), me, view.hand, [-1 if b is None else b for b in view.bids], worlds, BID_OFFSET, BID_SIGMA)
+        rng.setstate(state)
+        return deals
+    return py_bid_deals(view, worlds, rng)
+
+
+def py_bid_deals(view: PlayerView, worlds: int, rng: random.Random) -> list[tuple[list[int], list[int], float]]:
+    """:func:`bid_deals` in Python (without the kernel, and for the tests that compare them)."""
     assert view.seat is not None
     me = view.seat
     unseen = FULL_DECK & ~view.hand
     seats = [s for s in range(4) if s != me]
     allowed = [unseen] * 4
     counts = [13] * 4
-    leader = (view.dealer + 1) % 4
-    tally = _Tally(me, view, candidates)
+    out: list[tuple[list[int], list[int], float]] = []
     for _ in range(worlds):
         hands = sample_hands(unseen, allowed, counts, seats, rng)
         hands[me] = view.hand
@@ -171,10 +192,31 @@ def value_bids(view: PlayerView, candidates: Sequence[int], worlds: int, rng: ra
                 bids[s] = b
             else:
                 bids[s] = _sample_bid(hands[s], rng)
+        out.append((hands, bids, weight))
+    return out
+
+
+def value_bids(view: PlayerView, candidates: Sequence[int], worlds: int, rng: random.Random) -> Valuation:
+    """Expected value of bidding each of ``candidates`` in the same ``worlds`` sampled deals.
+
+    The other hands are dealt at random from the unseen cards, weighted by how well they explain the
+    bids already made; the seats still to bid are given a bid drawn from the same bid model, once
+    per deal (so every candidate meets the same bids).
+    """
+    assert view.seat is not None
+    me = view.seat
+    leader = (view.dealer + 1) % 4
+    tally = _Tally(me, view, candidates)
+    deals = bid_deals(view, worlds, rng)
+    flat = native.KERNEL.bid_play_outs(deals, me, candidates, leader) if native.KERNEL is not None else None
+    at = 0
+    for hands, bids, weight in deals:
         tally.weight += weight
         for b in candidates:
             bids[me] = b
-            tally.add(b, bids, play_out(hands, UNKNOWN, leader, [], [0, 0, 0, 0], bids, True), weight)
+            won = flat[at:at + 4] if flat else play_out(hands, UNKNOWN, leader, [], [0, 0, 0, 0], bids, True)
+            tally.add(b, bids, won, weight)
+            at += 4
     return tally.valuation("bid", {b: (b,) for b in candidates}, worlds)
 
 

@@ -1089,6 +1089,401 @@ done:
     return out;
 }
 
+/* --- The sampler (engine/bots/sampler.py) with Python's own random.Random, draw for draw ------------------------
+ * sample_worlds(...) and bid_worlds(...) take a Random's state (``getstate()``), deal ``n`` worlds exactly as the
+ * Python functions do with that Random (MT19937, ``random()``, ``_randbelow``, ``shuffle``, ``gauss``; the same
+ * draws in the same order, the same doubles), and give back the state after them, so the caller's Random goes on as
+ * if Python had dealt.  tests/engine/bots/test_kernel.py compares worlds and states on many views. */
+#define MT_N 624
+#define MT_M 397
+
+typedef struct { uint32_t mt[MT_N]; int index; int has_gauss; double gauss_next; } pyrandom;
+
+static uint32_t pr_u32(pyrandom *r) {
+    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
+    uint32_t y;
+    if (r->index >= MT_N) {
+        int kk;
+        for (kk = 0; kk < MT_N - MT_M; kk++) {
+            y = (r->mt[kk] & 0x80000000U) | (r->mt[kk + 1] & 0x7fffffffU);
+            r->mt[kk] = r->mt[kk + MT_M] ^ (y >> 1) ^ mag01[y & 0x1U];
+        }
+        for (; kk < MT_N - 1; kk++) {
+            y = (r->mt[kk] & 0x80000000U) | (r->mt[kk + 1] & 0x7fffffffU);
+            r->mt[kk] = r->mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ mag01[y & 0x1U];
+        }
+        y = (r->mt[MT_N - 1] & 0x80000000U) | (r->mt[0] & 0x7fffffffU);
+        r->mt[MT_N - 1] = r->mt[MT_M - 1] ^ (y >> 1) ^ mag01[y & 0x1U];
+        r->index = 0;
+    }
+    y = r->mt[r->index++];
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= (y >> 18);
+    return y;
+}
+
+static double pr_random(pyrandom *r) {
+    uint32_t a = pr_u32(r) >> 5, b = pr_u32(r) >> 6;
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
+}
+
+/* Random._randbelow_with_getrandbits(n), n >= 1: getrandbits(n.bit_length()) until below n. */
+static int pr_below(pyrandom *r, int n) {
+    int k = 32 - __builtin_clz((unsigned)n);
+    uint32_t x = pr_u32(r) >> (32 - k);
+    while (x >= (uint32_t)n) x = pr_u32(r) >> (32 - k);
+    return (int)x;
+}
+
+static void pr_shuffle(pyrandom *r, int *x, int n) {
+    for (int i = n - 1; i >= 1; i--) {
+        int j = pr_below(r, i + 1), t = x[i];
+        x[i] = x[j];
+        x[j] = t;
+    }
+}
+
+static double pr_gauss(pyrandom *r, double mu, double sigma) {
+    double z;
+    if (r->has_gauss) {
+        z = r->gauss_next;
+        r->has_gauss = 0;
+    } else {
+        double x2pi = pr_random(r) * (2.0 * M_PI);
+        double g2rad = sqrt(-2.0 * log(1.0 - pr_random(r)));
+        z = cos(x2pi) * g2rad;
+        r->gauss_next = sin(x2pi) * g2rad;
+        r->has_gauss = 1;
+    }
+    return mu + z * sigma;
+}
+
+/* getstate() -> pyrandom; -1 with an exception if it is not a version-3 state. */
+static int pr_read(PyObject *state, pyrandom *r) {
+    if (!PyTuple_Check(state) || PyTuple_GET_SIZE(state) != 3) {
+        PyErr_SetString(PyExc_ValueError, "state: a random.Random().getstate() tuple expected");
+        return -1;
+    }
+    PyObject *words = PyTuple_GET_ITEM(state, 1), *gauss = PyTuple_GET_ITEM(state, 2);
+    if (PyLong_AsLong(PyTuple_GET_ITEM(state, 0)) != 3 || !PyTuple_Check(words) || PyTuple_GET_SIZE(words) != MT_N + 1) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "state: version 3 with 625 words expected");
+        return -1;
+    }
+    for (int i = 0; i < MT_N; i++) {
+        unsigned long v = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(words, i));
+        if (v == (unsigned long)-1 && PyErr_Occurred()) return -1;
+        r->mt[i] = (uint32_t)v;
+    }
+    long index = PyLong_AsLong(PyTuple_GET_ITEM(words, MT_N));
+    if (index == -1 && PyErr_Occurred()) return -1;
+    if (index < 0 || index > MT_N) { PyErr_SetString(PyExc_ValueError, "state: index out of range"); return -1; }
+    r->index = (int)index;
+    r->has_gauss = gauss != Py_None;
+    r->gauss_next = r->has_gauss ? PyFloat_AsDouble(gauss) : 0.0;
+    return (r->has_gauss && r->gauss_next == -1.0 && PyErr_Occurred()) ? -1 : 0;
+}
+
+static PyObject *pr_write(const pyrandom *r) {
+    PyObject *words = PyTuple_New(MT_N + 1);
+    if (!words) return NULL;
+    for (int i = 0; i < MT_N; i++) PyTuple_SET_ITEM(words, i, PyLong_FromUnsignedLong(r->mt[i]));
+    PyTuple_SET_ITEM(words, MT_N, PyLong_FromLong(r->index));
+    PyObject *gauss = r->has_gauss ? PyFloat_FromDouble(r->gauss_next) : Py_NewRef(Py_None);
+    return Py_BuildValue("(iNN)", 3, words, gauss);
+}
+
+typedef struct { mask unions[7]; int members[7]; int n; } hall_sets;
+
+static int hall_ok(mask rest, const hall_sets *h, const int *room) {
+    for (int i = 0; i < h->n; i++) {
+        int need = 0;
+        for (int s = 0; s < 4; s++) if (h->members[i] >> s & 1) need += room[s];
+        if (need && popcount(rest & h->unions[i]) < need) return 0;
+    }
+    return 1;
+}
+
+/* sampler.sample_hands: 0, or 1 (not as many places as cards), 2 (no deal), 3 (a dead end) without a draw made for 1
+ * and 2. */
+static int pr_sample_hands(pyrandom *r, mask unseen, const mask *allowed, const int *counts, const int *seats, int ns,
+                           mask *hands) {
+    int room[4] = {0, 0, 0, 0}, total = 0;
+    for (int i = 0; i < ns; i++) { room[seats[i]] = counts[seats[i]]; total += counts[seats[i]]; }
+    if (total != popcount(unseen)) return 1;
+    mask common = unseen;
+    for (int i = 0; i < ns; i++) common &= allowed[seats[i]];
+    mask cons = unseen & ~common;
+    hands[0] = hands[1] = hands[2] = hands[3] = 0;
+    if (cons) {
+        hall_sets h = {.n = 0};
+        for (int sub = 1; sub < (1 << ns); sub++) {
+            mask u = 0;
+            int m = 0;
+            for (int i = 0; i < ns; i++) if (sub >> i & 1) { u |= allowed[seats[i]] & unseen; m |= 1 << seats[i]; }
+            h.unions[h.n] = u;
+            h.members[h.n++] = m;
+        }
+        if (!hall_ok(unseen, &h, room)) return 2;
+        int cards[52], keys[52], n = 0;
+        for (mask m = cons; m; m &= m - 1) cards[n++] = low(m);
+        pr_shuffle(r, cards, n);
+        for (int i = 0; i < n; i++) {
+            keys[i] = 0;
+            for (int j = 0; j < ns; j++) keys[i] += (int)(allowed[seats[j]] >> cards[i] & 1);
+        }
+        for (int i = 1; i < n; i++) {  /* list.sort(key=...): stable */
+            int c = cards[i], k = keys[i], j = i - 1;
+            while (j >= 0 && keys[j] > k) { cards[j + 1] = cards[j]; keys[j + 1] = keys[j]; j--; }
+            cards[j + 1] = c;
+            keys[j + 1] = k;
+        }
+        mask rest = unseen;
+        for (int i = 0; i < n; i++) {
+            mask bit = (mask)1 << cards[i];
+            rest ^= bit;
+            int options[4], no = 0, placed = 0;
+            for (int j = 0; j < ns; j++) if (room[seats[j]] && (allowed[seats[j]] & bit)) options[no++] = seats[j];
+            while (no) {
+                int sum = 0;
+                for (int j = 0; j < no; j++) sum += room[options[j]];
+                double x = pr_random(r) * sum;
+                int pick = options[no - 1], at = no - 1;
+                for (int j = 0; j < no; j++) {
+                    x -= room[options[j]];
+                    if (x < 0) { pick = options[j]; at = j; break; }
+                }
+                room[pick]--;
+                if (hall_ok(rest, &h, room)) { hands[pick] |= bit; placed = 1; break; }
+                room[pick]++;
+                for (int j = at; j < no - 1; j++) options[j] = options[j + 1];
+                no--;
+            }
+            if (!placed) return 3;
+        }
+    }
+    int free_[52], n = 0, i = 0;
+    for (mask m = common; m; m &= m - 1) free_[n++] = low(m);
+    pr_shuffle(r, free_, n);
+    for (int j = 0; j < ns; j++) {
+        int s = seats[j];
+        for (int k = 0; k < room[s] && i < n; k++) hands[s] |= (mask)1 << free_[i++];
+    }
+    return 0;
+}
+
+/* inference.bid_likelihood with evaluation.expected_bid (BID_FACTOR 0.88): the same operations in the same order. */
+static double bid_likelihood(mask dealt, int bid, double sigma) {
+    double diff = bid + 0.4 - estimate_tricks(dealt) * 0.88;
+    return exp(-diff * diff / (2 * sigma * sigma)) + 0.02;
+}
+
+static const char *const SAMPLE_ERRORS[] = {"", "places", "no deal satisfies the constraints", "dead end"};
+
+static PyObject *sample_error(int code, mask unseen, const int *counts, const int *seats, int ns) {
+    PyObject *mod = PyImport_ImportModule("engine.bots.sampler");
+    if (!mod) return NULL;
+    PyObject *cls = PyObject_GetAttrString(mod, "Infeasible");
+    Py_DECREF(mod);
+    if (!cls) return NULL;
+    if (code == 1) {
+        int places = 0;
+        for (int i = 0; i < ns; i++) places += counts[seats[i]];
+        PyErr_Format(cls, "%d unseen cards for %d places", popcount(unseen), places);
+    } else {
+        PyErr_SetString(cls, SAMPLE_ERRORS[code]);
+    }
+    Py_DECREF(cls);
+    return NULL;
+}
+
+static PyObject *hands_list(const mask *hands) {
+    return Py_BuildValue("[KKKK]", (unsigned long long)hands[0], (unsigned long long)hands[1],
+                         (unsigned long long)hands[2], (unsigned long long)hands[3]);
+}
+
+/* sample_worlds(state, me, hand, unseen, allowed, counts, played_by, bids, n, sigma) -> (state, [(hands, weight)]):
+ * sampler.sample_worlds; ``bids`` has -1 for a seat that has not bid. */
+static PyObject *py_sample_worlds(PyObject *self, PyObject *args) {
+    PyObject *so, *ao, *co, *po, *bo;
+    int me, n, counts[4], bids[4];
+    unsigned long long hand, unseen;
+    double sigma;
+    mask allowed[4], played_by[4], hands[4];
+    pyrandom *r;
+    if (!PyArg_ParseTuple(args, "OiKKOOOOid", &so, &me, &hand, &unseen, &ao, &co, &po, &bo, &n, &sigma)) return NULL;
+    if (me < 0 || me > 3) { PyErr_SetString(PyExc_ValueError, "a seat is 0..3"); return NULL; }
+    if (read_masks(ao, allowed, "allowed") < 0 || read_ints4(co, counts, "counts") < 0 ||
+        read_masks(po, played_by, "played_by") < 0 || read_ints4(bo, bids, "bids") < 0)
+        return NULL;
+    int seats[3], ns = 0;
+    for (int s = 0; s < 4; s++) if (s != me) seats[ns++] = s;
+    r = PyMem_Malloc(sizeof(pyrandom));
+    if (!r) return PyErr_NoMemory();
+    if (pr_read(so, r) < 0) { PyMem_Free(r); return NULL; }
+    PyObject *out = PyList_New(0);
+    if (!out) { PyMem_Free(r); return NULL; }
+    for (int w = 0; w < n; w++) {
+        int code = pr_sample_hands(r, unseen, allowed, counts, seats, ns, hands);
+        if (code) { PyMem_Free(r); Py_DECREF(out); return sample_error(code, unseen, counts, seats, ns); }
+        hands[me] = hand;
+        double weight = 1.0;
+        for (int i = 0; i < ns; i++) {
+            int s = seats[i];
+            if (bids[s] >= 0) weight *= bid_likelihood(hands[s] | played_by[s], bids[s], sigma);
+        }
+        PyObject *world = Py_BuildValue("(Nd)", hands_list(hands), weight);
+        if (!world || PyList_Append(out, world) < 0) { Py_XDECREF(world); Py_DECREF(out); PyMem_Free(r); return NULL; }
+        Py_DECREF(world);
+    }
+    PyObject *state = pr_write(r);
+    PyMem_Free(r);
+    if (!state) { Py_DECREF(out); return NULL; }
+    return Py_BuildValue("(NN)", state, out);
+}
+
+/* bid_worlds(state, me, hand, bids, n, offset, sigma) -> (state, [(hands, bids, weight)]): the deals of
+ * analysis.evaluate.value_bids.  Every other hand is dealt from the unseen cards; a seat that bid (``bids`` >= 0)
+ * weighs the deal by bid_likelihood (``sigma``), a seat still to bid gets round(expected bid - offset + gauss(0, sigma)) in
+ * 1..13. */
+static PyObject *py_bid_worlds(PyObject *self, PyObject *args) {
+    PyObject *so, *bo;
+    int me, n, bids[4];
+    unsigned long long hand;
+    double offset, sigma;
+    mask hands[4];
+    if (!PyArg_ParseTuple(args, "OiKOidd", &so, &me, &hand, &bo, &n, &offset, &sigma)) return NULL;
+    if (me < 0 || me > 3) { PyErr_SetString(PyExc_ValueError, "a seat is 0..3"); return NULL; }
+    if (read_ints4(bo, bids, "bids") < 0) return NULL;
+    mask unseen = (SPADES | NON_SPADES) & ~(mask)hand, allowed[4] = {unseen, unseen, unseen, unseen};
+    int counts[4] = {13, 13, 13, 13}, seats[3], ns = 0;
+    for (int s = 0; s < 4; s++) if (s != me) seats[ns++] = s;
+    pyrandom *r = PyMem_Malloc(sizeof(pyrandom));
+    if (!r) return PyErr_NoMemory();
+    if (pr_read(so, r) < 0) { PyMem_Free(r); return NULL; }
+    PyObject *out = PyList_New(0);
+    if (!out) { PyMem_Free(r); return NULL; }
+    for (int w = 0; w < n; w++) {
+        int code = pr_sample_hands(r, unseen, allowed, counts, seats, ns, hands), dealt[4] = {0, 0, 0, 0};
+        if (code) { PyMem_Free(r); Py_DECREF(out); return sample_error(code, unseen, counts, seats, ns); }
+        hands[me] = hand;
+        double weight = 1.0;
+        for (int i = 0; i < ns; i++) {
+            int s = seats[i];
+            if (bids[s] >= 0) {
+                weight *= bid_likelihood(hands[s], bids[s], sigma);
+                dealt[s] = bids[s];
+            } else {
+                double b = nearbyint(estimate_tricks(hands[s]) * 0.88 - offset + pr_gauss(r, 0.0, sigma));
+                dealt[s] = b < 1 ? 1 : b > 13 ? 13 : (int)b;
+            }
+        }
+        PyObject *world = Py_BuildValue("(N[iiii]d)", hands_list(hands), dealt[0], dealt[1], dealt[2], dealt[3], weight);
+        if (!world || PyList_Append(out, world) < 0) { Py_XDECREF(world); Py_DECREF(out); PyMem_Free(r); return NULL; }
+        Py_DECREF(world);
+    }
+    PyObject *state = pr_write(r);
+    PyMem_Free(r);
+    if (!state) { Py_DECREF(out); return NULL; }
+    return Py_BuildValue("(NN)", state, out);
+}
+
+/* The play-outs of a review (engine/analysis/evaluate.py) in one call: a flat list of tricks won, world by world,
+ * choice by choice, seat by seat (4 ints each).  ``worlds`` are sample_worlds' (hands, weight) or bid_worlds'
+ * (hands, bids, weight); only the hands (and the bids) are read. */
+static int world_hands(PyObject *world, mask *hands, int *bids) {
+    if (!PyTuple_Check(world) || PyTuple_GET_SIZE(world) < 2) {
+        PyErr_SetString(PyExc_ValueError, "worlds: (hands, ...) tuples expected");
+        return -1;
+    }
+    if (read_masks(PyTuple_GET_ITEM(world, 0), hands, "hands") < 0) return -1;
+    return bids ? read_ints4(PyTuple_GET_ITEM(world, 1), bids, "bids") : 0;
+}
+
+static int append_won(PyObject *out, const int *won) {
+    for (int q = 0; q < 4; q++) {
+        PyObject *v = PyLong_FromLong(won[q]);
+        if (!v || PyList_Append(out, v) < 0) { Py_XDECREF(v); return -1; }
+        Py_DECREF(v);
+    }
+    return 0;
+}
+
+/* card_play_outs(worlds, me, cards, pub, leader, trick, won, bids, first): playout.play_out_after of every card in
+ * every world. */
+static PyObject *py_card_play_outs(PyObject *self, PyObject *args) {
+    PyObject *wo, *co, *po, *to, *wno, *bo;
+    int me, leader, first, cards[13], trick[4], won[4], bids[4];
+    mask pub[4], hands[4];
+    if (!PyArg_ParseTuple(args, "OiOOiOOOp", &wo, &me, &co, &po, &leader, &to, &wno, &bo, &first)) return NULL;
+    int nc = read_ints(co, cards, 13, "cards");
+    if (nc < 0 || check_cards(cards, nc) < 0 || read_masks(po, pub, "pub") < 0) return NULL;
+    int n = read_ints(to, trick, 3, "trick");
+    if (n < 0 || check_cards(trick, n) < 0 || read_ints4(wno, won, "won") < 0 || read_ints4(bo, bids, "bids") < 0)
+        return NULL;
+    if (me < 0 || me > 3 || leader < 0 || leader > 3 || ((leader + n) & 3) != me) {
+        PyErr_SetString(PyExc_ValueError, "me must be the seat to play");
+        return NULL;
+    }
+    PyObject *fast = PySequence_Fast(wo, "worlds");
+    if (!fast) return NULL;
+    PyObject *out = PyList_New(0);
+    if (!out) { Py_DECREF(fast); return NULL; }
+    for (Py_ssize_t w = 0; w < PySequence_Fast_GET_SIZE(fast); w++) {
+        if (world_hands(PySequence_Fast_GET_ITEM(fast, w), hands, NULL) < 0) goto fail;
+        for (int i = 0; i < nc; i++) {
+            if (!(hands[me] >> cards[i] & 1)) { PyErr_SetString(PyExc_ValueError, "a card not in the hand"); goto fail; }
+            mask p[4] = {pub[0], pub[1], pub[2], pub[3]};
+            p[me] &= ~forbidden_by_play(trick, n, cards[i], first);
+            deal_in_play d;
+            deal_start(&d, hands, leader, trick, n, won, first);
+            deal_play(&d, cards[i]);
+            if (finish(&d, p, bids, NULL, 0) < 0) { PyErr_SetString(PyExc_ValueError, "hands of unequal size"); goto fail; }
+            if (append_won(out, d.won) < 0) goto fail;
+        }
+    }
+    Py_DECREF(fast);
+    return out;
+fail:
+    Py_DECREF(fast);
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* bid_play_outs(deals, me, bids, leader): playout.play_out of a deal from its first card (nothing read yet) for
+ * each bid of ``me`` in every deal of bid_worlds. */
+static PyObject *py_bid_play_outs(PyObject *self, PyObject *args) {
+    PyObject *wo, *co;
+    int me, leader, cands[13], bids[4], zero[4] = {0, 0, 0, 0};
+    mask hands[4];
+    if (!PyArg_ParseTuple(args, "OiOi", &wo, &me, &co, &leader)) return NULL;
+    int nc = read_ints(co, cands, 13, "bids");
+    if (nc < 0) return NULL;
+    if (me < 0 || me > 3 || leader < 0 || leader > 3) { PyErr_SetString(PyExc_ValueError, "a seat is 0..3"); return NULL; }
+    PyObject *fast = PySequence_Fast(wo, "deals");
+    if (!fast) return NULL;
+    PyObject *out = PyList_New(0);
+    if (!out) { Py_DECREF(fast); return NULL; }
+    for (Py_ssize_t w = 0; w < PySequence_Fast_GET_SIZE(fast); w++) {
+        if (world_hands(PySequence_Fast_GET_ITEM(fast, w), hands, bids) < 0) goto fail;
+        for (int i = 0; i < nc; i++) {
+            mask p[4] = {SPADES | NON_SPADES, SPADES | NON_SPADES, SPADES | NON_SPADES, SPADES | NON_SPADES};
+            bids[me] = cands[i];
+            deal_in_play d;
+            deal_start(&d, hands, leader, NULL, 0, zero, 1);
+            if (finish(&d, p, bids, NULL, 0) < 0) { PyErr_SetString(PyExc_ValueError, "hands of unequal size"); goto fail; }
+            if (append_won(out, d.won) < 0) goto fail;
+        }
+    }
+    Py_DECREF(fast);
+    return out;
+fail:
+    Py_DECREF(fast);
+    Py_DECREF(out);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"knowledge_limited_card", py_knowledge_limited_card, METH_VARARGS,
      "knowledge_limited_card(hands, pub, seat, leader, trick, won, bids, first) -> card"},
@@ -1104,6 +1499,14 @@ static PyMethodDef methods[] = {
     {"search", py_search, METH_VARARGS,
      "search(worlds, weights, pub, leader, trick, won, first, legal, me, bids, totals, deal_number, depth, "
      "expand_after, exploration, policies) -> values"},
+    {"sample_worlds", py_sample_worlds, METH_VARARGS,
+     "sample_worlds(state, me, hand, unseen, allowed, counts, played_by, bids, n, sigma) -> (state, [(hands, weight)])"},
+    {"bid_worlds", py_bid_worlds, METH_VARARGS,
+     "bid_worlds(state, me, hand, bids, n, offset, sigma) -> (state, [(hands, bids, weight)])"},
+    {"card_play_outs", py_card_play_outs, METH_VARARGS,
+     "card_play_outs(worlds, me, cards, pub, leader, trick, won, bids, first) -> [tricks won, 4 per world and card]"},
+    {"bid_play_outs", py_bid_play_outs, METH_VARARGS,
+     "bid_play_outs(deals, me, bids, leader) -> [tricks won, 4 per deal and bid]"},
     {NULL, NULL, 0, NULL},
 };
 

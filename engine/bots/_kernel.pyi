@@ -19,3 +19,18 @@ def ismcts(
     worlds: Sequence[Sequence[int]], leader: int, trick: Sequence[int], won: Sequence[int], first: bool,
     iterations: int, exploration: float, seed: int, bids: Sequence[int] | None = None,
 ) -> list[tuple[int, int]]: ...
+def sample_worlds(
+    state: tuple[int, tuple[int, ...], float | None], me: int, hand: int, unseen: int, allowed: Sequence[int],
+    counts: Sequence[int], played_by: Sequence[int], bids: Sequence[int], n: int, sigma: float,
+) -> tuple[tuple[int, tuple[int, ...], float | None], list[tuple[list[int], float]]]: ...
+def bid_worlds(
+    state: tuple[int, tuple[int, ...], float | None], me: int, hand: int, bids: Sequence[int], n: int,
+    offset: float, sigma: float,
+) -> tuple[tuple[int, tuple[int, ...], float | None], list[tuple[list[int], list[int], float]]]: ...
+def card_play_outs(
+    worlds: Sequence[tuple[Sequence[int], float]], me: int, cards: Sequence[int], pub: Sequence[int], leader: int,
+    trick: Sequence[int], won: Sequence[int], bids: Sequence[int], first: bool,
+) -> list[int]: ...
+def bid_play_outs(
+    deals: Sequence[tuple[Sequence[int], Sequence[int], float]], me: int, bids: Sequence[int], leader: int,
+) -> list[int]: ...

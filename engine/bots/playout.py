@@ -17,13 +17,11 @@ kernel is built, unless ``CALLBREAK_PURE_PYTHON`` is set.
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Callable, Sequence
-from importlib import import_module
-from types import ModuleType
 
 from ..cards import ABOVE, NON_SPADES_MASK, SPADES_MASK, SUIT_MASKS
 from ..rules import DealInPlay, beats, deal_score, legal_mask, trick_winner_index
+from . import native
 from .heuristic import strength
 from .inference import forbidden_by_play
 
@@ -325,17 +323,7 @@ _PolicyCard = Callable[
 ]
 
 
-def _kernel() -> ModuleType | None:
-    """The C kernel, unless it is not built (no compiler at install) or ``CALLBREAK_PURE_PYTHON`` is set."""
-    if os.environ.get("CALLBREAK_PURE_PYTHON"):
-        return None
-    try:
-        return import_module(__name__.rpartition(".")[0] + "._kernel")
-    except ImportError:
-        return None
-
-
-_KERNEL = _kernel()
+_KERNEL = native.KERNEL
 #: Whether the C kernel plays the play-outs (it plays the same cards: tests/engine/bots/test_kernel.py).
 KERNEL = _KERNEL is not None
 #: The C kernel's module, for the functions that are not play-outs (:func:`.posterior.refine`); None without it.

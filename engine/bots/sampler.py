@@ -13,6 +13,7 @@ import random
 from collections.abc import Sequence
 
 from ..cards import mask_cards
+from . import native
 from .inference import BID_SIGMA, Knowledge, bid_likelihood
 
 
@@ -104,7 +105,25 @@ def sample_hands(
 def sample_worlds(
     kn: Knowledge, bids: Sequence[int | None], n: int, rng: random.Random, sigma: float = BID_SIGMA,
 ) -> list[tuple[list[int], float]]:
-    """``n`` full deals of the hidden cards (the viewer's own hand filled in) with bid-evidence weights."""
+    """``n`` full deals of the hidden cards (the viewer's own hand filled in) with bid-evidence weights.
+
+    With the C kernel the deals are made in C from ``rng``'s own state, draw for draw (the same worlds,
+    the same weights, ``rng`` left where Python would leave it), about twenty times faster.
+    """
+    if native.KERNEL is not None:
+        worlds: list[tuple[list[int], float]]
+        state, worlds = native.KERNEL.sample_worlds(
+            rng.getstate(), kn.me, kn.hand, kn.unseen, kn.allowed, kn.counts, kn.played_by,
+            [-1 if b is None else b for b in bids], n, sigma)
+        rng.setstate(state)
+        return worlds
+    return py_sample_worlds(kn, bids, n, rng, sigma)
+
+
+def py_sample_worlds(
+    kn: Knowledge, bids: Sequence[int | None], n: int, rng: random.Random, sigma: float = BID_SIGMA,
+) -> list[tuple[list[int], float]]:
+    """:func:`sample_worlds` in Python (without the kernel, and for the tests that compare them)."""
     seats = [s for s in range(4) if s != kn.me]
     out: list[tuple[list[int], float]] = []
     for _ in range(n):

@@ -24,7 +24,7 @@ BOT_LAYERS: list[tuple[str, ...]] = [
     ("heuristic", "sampler"),
     ("inference",),
     ("evaluation",),
-    ("registry",),
+    ("registry", "native"),
 ]
 
 
