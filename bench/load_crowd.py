@@ -52,6 +52,7 @@ async def run(args: argparse.Namespace, base: str, stack: Stack | None) -> dict[
         wall = time.monotonic() - t0
         cpu1 = cpu_by_component(stack)
         server1 = await server_samples(http, base, stack)
+    drain_s, cpu2 = await _drain_reviews(stack)
     cpu = {name: round(100 * (cpu1[name] - cpu0.get(name, 0.0)) / wall) for name in cpu1}
     server_cpu_s = sum(cpu1[name] - cpu0.get(name, 0.0) for name in cpu1 if name not in ("load client",))
     return {
@@ -66,6 +67,11 @@ async def run(args: argparse.Namespace, base: str, stack: Stack | None) -> dict[
         # every process of the site (web, worker, beat, PostgreSQL, Redis) per person's action, bots' answers included
         "cpu_ms_per_human_action": round(1000 * server_cpu_s / figures.human_actions, 1) if figures.human_actions
         else None,
+        # the same with the reviews of the matches played run to their end (the analyses' node idle again)
+        "cpu_ms_per_human_action_reviews_done": round(
+            1000 * sum(cpu2[n] - cpu0.get(n, 0.0) for n in cpu2 if n != "load client") / figures.human_actions, 1)
+        if cpu2 and figures.human_actions else None,
+        "reviews_drained_s": drain_s,
         "all_actions_per_s": round(figures.all_actions / wall, 1),
         "errors": dict(figures.errors), "closed_by_server": dict(figures.closed_by_server),
         "reconnects": figures.reconnects, "cpu_pct_of_a_core": cpu,
@@ -77,6 +83,22 @@ async def run(args: argparse.Namespace, base: str, stack: Stack | None) -> dict[
         "start_ms": {"p50": pct(figures.start_ms, 0.5), "p95": pct(figures.start_ms, 0.95),
                      "max": max(figures.start_ms, default=float("nan")), "n": len(figures.start_ms)},
     }
+
+
+async def _drain_reviews(stack: Stack | None, cap_s: float = 300.0) -> tuple[float | None, dict[str, float]]:
+    """Wait for the analyses' node (the cluster's ``worker-analysis``) to finish the reviews the play queued:
+    idle once it used under 2% of a core for three seconds running.  The seconds waited after the play and
+    every component's CPU then; (None, {}) without such a node."""
+    if stack is None or "worker-analysis" not in stack.procs:
+        return None, {}
+    t0 = time.monotonic()
+    last, quiet = cpu_by_component(stack)["worker-analysis"], 0
+    while quiet < 3 and time.monotonic() - t0 < cap_s:
+        await asyncio.sleep(1.0)
+        now = cpu_by_component(stack)["worker-analysis"]
+        quiet = quiet + 1 if now - last < 0.02 else 0
+        last = now
+    return round(time.monotonic() - t0 - quiet, 1), cpu_by_component(stack)
 
 
 def _ms(value: float) -> str:
@@ -107,6 +129,10 @@ def table(result: dict[str, Any]) -> str:
         f"CPU of the whole site (web, worker, beat, PostgreSQL, Redis) per person's action, its bots' answers "
         f"included: {result['cpu_ms_per_human_action']} ms",
     ]
+    if result.get("cpu_ms_per_human_action_reviews_done") is not None:
+        full = result["cpu_ms_per_human_action_reviews_done"]
+        lines.append(f"the same with the reviews of the matches played run to their end (the analyses' node busy "
+                     f"{result['reviews_drained_s']} s after the play): {full} ms")
     su, st = result["signup_ms"], result["start_ms"]
     lines += [
         "",

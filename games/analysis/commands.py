@@ -1,15 +1,18 @@
 """Writes of analyses: queue the review of every person's seat when a match finishes, and run one.
 
-A run stores each decision as soon as it is computed, so a task that dies (a worker killed, a deploy)
-resumes after the last decision stored, and gives the same document as an uninterrupted run (the engine
-decides each decision from the replay, the seat and the analysis seed alone). Two runs of one analysis
-(a redelivered task) compute the same decisions; only the first to store each one moves on.
+A run stores its decisions as it computes them, at most every ``STORE_EVERY_S`` (each store rewrites the
+list and tells the people how far it is: once a decision, a review wrote its list seventy times over), so a
+task that dies (a worker killed, a deploy) loses under half a second of work and resumes after the last
+decision stored, giving the same document as an uninterrupted run (the engine decides each decision from
+the replay, the seat and the analysis seed alone). Two runs of one analysis (a redelivered task) compute the
+same decisions; only the first to store them moves on.
 """
 
 from __future__ import annotations
 
 import logging
 import secrets
+import time
 
 from django.conf import settings
 from django.db import transaction
@@ -25,6 +28,9 @@ from .events import AnalysisProgress, AnalysisQueued
 from .models import Analysis
 
 log = logging.getLogger(__name__)
+
+#: The longest a run computes before it stores its decisions and sends its progress.
+STORE_EVERY_S = 0.5
 
 
 def budget() -> int:
@@ -65,6 +71,12 @@ def _progress(match: Match, seat: int, done: int, total: int, status: str) -> No
     outbox.emit(AnalysisProgress(match.pk, seat, done, total, status, people))
 
 
+def _store(analysis_id: int, done: list[dict[str, object]], stored: int) -> bool:
+    """Store the decisions computed so far, unless another run moved past the ``stored`` this one saw."""
+    return bool(Analysis.objects.filter(pk=analysis_id, progress=stored).exclude(status=Analysis.Status.DONE).update(
+        decisions=done, progress=len(done)))
+
+
 def run(analysis_id: int) -> bool:
     """Compute the analysis from where it stands; False if there was nothing to do (done, gone, or
     another run got ahead)."""
@@ -81,22 +93,25 @@ def run(analysis_id: int) -> bool:
     Analysis.objects.filter(pk=analysis.pk).exclude(status=Analysis.Status.DONE).update(
         status=Analysis.Status.RUNNING, total=total)
     _progress(match, seat, len(done), total, Analysis.Status.RUNNING)
+    stored, last = len(done), time.monotonic()
     try:
         for decision in engine.analysis.iter_decisions(replay, seat, budget=run_budget, seed=seed, start=len(done)):
             done.append(decision.to_json())
-            stored = Analysis.objects.filter(pk=analysis.pk, progress=len(done) - 1).exclude(
-                status=Analysis.Status.DONE).update(decisions=done, progress=len(done))
-            if not stored:
-                return False  # another run stored this decision first; it carries on
-            _progress(match, seat, len(done), total, Analysis.Status.RUNNING)
+            if time.monotonic() - last < STORE_EVERY_S:
+                continue
+            if not _store(analysis.pk, done, stored):
+                return False  # another run stored these decisions first; it carries on
+            stored, last = len(done), time.monotonic()
+            _progress(match, seat, stored, total, Analysis.Status.RUNNING)
         document = engine.analysis.analysis_from_decisions(replay, seat, done, budget=run_budget, seed=seed).to_json()
     except (engine.EngineError, ValueError) as err:  # a replay that does not verify; stored decisions off
         log.exception("analysis %s failed", analysis_id)
         Analysis.objects.filter(pk=analysis.pk).update(status=Analysis.Status.FAILED, error=str(err))
-        _progress(match, seat, len(done), total, Analysis.Status.FAILED)
+        _progress(match, seat, stored, total, Analysis.Status.FAILED)
         return False
-    finished = Analysis.objects.filter(pk=analysis.pk).exclude(status=Analysis.Status.DONE).update(
-        status=Analysis.Status.DONE, document=document, finished_at=timezone.now())
+    finished = Analysis.objects.filter(pk=analysis.pk, progress=stored).exclude(status=Analysis.Status.DONE).update(
+        status=Analysis.Status.DONE, decisions=done, progress=len(done), document=document,
+        finished_at=timezone.now())
     if finished:
         _progress(match, seat, total, total, Analysis.Status.DONE)
     return bool(finished)

@@ -7,6 +7,8 @@ import random
 from typing import Any
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from site_helpers import choose, client_for
 
 from games import tasks
@@ -75,3 +77,24 @@ def test_the_task_run_twice_stores_one_analysis_and_a_run_resumes(make_user: Any
     Analysis.objects.filter(pk=analysis.pk).update(status="running", decisions=stored, progress=21, document=None)
     assert commands.run(analysis.pk) is False
     assert len(Analysis.objects.get(pk=analysis.pk).decisions) == 20
+
+
+def test_a_run_stores_its_decisions_in_batches_not_one_write_each(make_user: Any, monkeypatch: Any) -> None:
+    """A review used to rewrite its whole list of decisions after each of its 70 (about 1 MB of JSON a
+    match); a run now stores at most every STORE_EVERY_S, and the document is the same."""
+    match = _finished_bot_match(make_user("amy"))
+    analysis = Analysis.objects.get(match=match, seat=0)
+
+    def writes() -> tuple[int, Any]:
+        Analysis.objects.filter(pk=analysis.pk).update(status="queued", decisions=[], progress=0, document=None)
+        with CaptureQueriesContext(connection) as ctx:
+            assert commands.run(analysis.pk) is True
+        updates = [q for q in ctx.captured_queries if q["sql"].startswith("UPDATE") and "analysis" in q["sql"]]
+        return len(updates), Analysis.objects.get(pk=analysis.pk).document
+
+    monkeypatch.setattr(commands, "STORE_EVERY_S", 0.0)
+    each, document = writes()
+    monkeypatch.setattr(commands, "STORE_EVERY_S", 3600.0)
+    batched, same = writes()
+    assert each >= 70 and batched == 2  # "running", then the decisions with the document
+    assert same == document and len(same["decisions"]) == 70
