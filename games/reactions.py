@@ -25,7 +25,7 @@ from .tabletalk import reactions as tabletalk
 from .tabletalk.events import ChatSent
 from .tournaments import reactions as tournaments
 from .tournaments import reads as tournament_reads
-from .tournaments.events import ArenaFreed, ArenaJoined, ArenaSeated, StandingsChanged
+from .tournaments.events import ArenaBatchFull, ArenaFreed, ArenaJoined, ArenaSeated, StandingsChanged
 from .watching import reactions as watching
 from .watching import reads as watching_reads
 
@@ -55,6 +55,7 @@ def register() -> None:
     outbox.register(HereCounted, quickmatch.here_counted)
     outbox.register(ArenaJoined, tournaments.pair_soon)
     outbox.register(ArenaFreed, tournaments.pair_soon)
+    outbox.register(ArenaBatchFull, tournaments.pair_rest)
     outbox.register(ArenaSeated, tournaments.seated)
     outbox.register(StandingsChanged, tournaments.standings_changed)
     # the Watch page's arena section: the arenas' top running tables

@@ -31,7 +31,7 @@ from games.tables import reads as table_reads
 from games.tables.commands import start_full_table
 
 from . import reads, scoring
-from .events import ArenaFreed, ArenaJoined, ArenaSeated, StandingsChanged
+from .events import ArenaBatchFull, ArenaFreed, ArenaJoined, ArenaSeated, StandingsChanged
 from .models import ArenaMatch, Entry, Result, Tournament
 
 #: Free entries one pairing run takes (the longest free first), as quick match's ``PAIRING_BATCH``.
@@ -153,7 +153,8 @@ def seatable_at(free_since: list[datetime], wait: float) -> datetime:
 def pair(tournament_id: int, now: datetime | None = None) -> list[int]:
     """Seat the arena's free active people (``scoring.groups``: closest in points first, never the same four twice
     in a row, bots after ``TOURNAMENT_BOTS_AFTER`` s). Only while its clock runs. Entries of deactivated accounts,
-    or of the wrong kind of account, are withdrawn. Returns the new matches' ids."""
+    or of the wrong kind of account, are withdrawn. A run takes ``PAIRING_BATCH`` of them at most; one that took a
+    whole batch and seated some sends the next run. Returns the new matches' ids."""
     now = now or timezone.now()
     made: list[int] = []
     with transaction.atomic():
@@ -188,6 +189,8 @@ def pair(tournament_id: int, now: datetime | None = None) -> list[int]:
             made.append(_seat(t, [by_id[f.entry_id] for f in group], users, now))
         if made or dropped:
             _tell_standings(t)
+        if made and len(entries) == PAIRING_BATCH:
+            outbox.emit(ArenaBatchFull(t.pk))
     return made
 
 

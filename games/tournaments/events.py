@@ -25,6 +25,14 @@ class ArenaFreed(Event):
 
 
 @dataclass(frozen=True)
+class ArenaBatchFull(Event):
+    """A pairing run took a whole batch of free people and seated some: more may be free beyond it (a crowd
+    joining at once), so the next run goes now rather than at the next join, match end or sweep."""
+
+    tournament_id: int
+
+
+@dataclass(frozen=True)
 class ArenaSeated(Event):
     """These people were seated together at ``match_id``: each of their tabs hears it (``/ws/me/``).
     ``seatable_at``: when the rules let them sit (``commands.seatable_at``), for the pairing's delay."""

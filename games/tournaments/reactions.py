@@ -17,7 +17,7 @@ from games.platform.groups import user_group, user_message
 from games.platform.metrics import ARENA_SEAT_DELAY_SECONDS
 
 from . import tasks
-from .events import ArenaFreed, ArenaJoined, ArenaSeated, StandingsChanged
+from .events import ArenaBatchFull, ArenaFreed, ArenaJoined, ArenaSeated, StandingsChanged
 
 
 def pair_soon(event: ArenaJoined | ArenaFreed) -> None:
@@ -38,6 +38,11 @@ def pair_soon(event: ArenaJoined | ArenaFreed) -> None:
     at = math.ceil(time.time() + event.bots_after + 0.5)
     if cache.add(tasks.pair_at_key(arena, at), 1, timeout=math.ceil(event.bots_after) + 10):
         outbox.task_now(tasks.pair_arena, arena, eta=datetime.fromtimestamp(at, UTC))
+
+
+def pair_rest(event: ArenaBatchFull) -> None:
+    """The free people beyond a full batch: the next run now (each run seats someone, so the chain ends)."""
+    outbox.task_now(tasks.pair_arena, event.tournament_id)
 
 
 def match_ended(event: MatchAdvanced) -> None:

@@ -191,6 +191,20 @@ def test_a_crashing_pairing_run_loses_no_one(make_user: Any, monkeypatch: Any) -
     assert sorted(seated) == sorted(u.pk for u in people)  # everyone once
 
 
+def test_a_crowd_beyond_one_batch_is_seated_by_the_runs_that_follow(make_user: Any, monkeypatch: Any) -> None:
+    """A run takes PAIRING_BATCH free people; one that took a whole batch sends the next, so a crowd that joined
+    before the first run started is all seated at once, not the rest at the next join, match end or sweep."""
+    people = [make_user(f"b{i}") for i in range(20)]
+    t = arena()
+    monkeypatch.setattr(commands, "PAIRING_BATCH", 8)
+    with time_machine.travel(timezone.now(), tick=False):
+        Entry.objects.bulk_create(Entry(tournament=t, user=u, free_since=timezone.now()) for u in people)
+        made = commands.pair(t.pk)  # the first run: its batch, then (after its commit) the runs that follow
+    assert len(made) == 2
+    assert ArenaMatch.objects.filter(tournament=t).count() == 5  # 20 people, 5 tables
+    assert set(playing(t).values()) != {None} and None not in set(playing(t).values())
+
+
 def test_one_person_is_never_in_two_matches_of_one_arena(make_user: Any) -> None:
     people = [make_user(f"o{i}") for i in range(4)]
     t = arena()
