@@ -16,6 +16,7 @@ from games.web.api_errors import ERRORS
 from games.web.users import signed_in
 
 from . import commands, reads
+from .models import Tournament
 
 
 class TournamentSerializer(serializers.Serializer[Any]):
@@ -79,12 +80,9 @@ class TournamentListView(APIView):
         return Response(reads.listing())
 
 
-def _detail(request: Request, tournament_id: int) -> dict[str, Any]:
-    t = reads.tournament(tournament_id)
-    data = reads.standings(t)
-    user = request.user
-    data["me"] = reads.entry_json(reads.entry_of(t, user)) if user.is_authenticated else None
-    return data
+def _detail(request: Request, tournament: int | Tournament) -> dict[str, Any]:
+    t = tournament if isinstance(tournament, Tournament) else reads.tournament(tournament)
+    return reads.with_me(reads.standings(t), request.user)
 
 
 class TournamentDetailView(APIView):
@@ -106,8 +104,8 @@ class TournamentJoinView(APIView):
                                "When seated, `/ws/me/` says `{\"type\": \"arena_seated\", \"tournament_id\", "
                                "\"match_id\"}`.")
     def post(self, request: Request, tournament_id: int) -> Response:
-        commands.join(signed_in(request), tournament_id)
-        return Response(_detail(request, tournament_id))
+        entry = commands.join(signed_in(request), tournament_id)
+        return Response(_detail(request, entry.tournament))
 
 
 class TournamentPauseView(APIView):

@@ -87,6 +87,7 @@ def join(user: Any, tournament_id: int, now: datetime | None = None) -> Entry:
             _tell_standings(t)
     except IntegrityError:  # joined twice at once: the other request made the entry
         entry = Entry.objects.get(tournament=t, user_id=user.pk)
+    entry.tournament = t  # read once: the answer's standings are of this arena
     return entry
 
 

@@ -28,8 +28,6 @@ def arena_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         t = reads.tournament(tournament_id)
     except reads.TournamentNotFound:
         raise Http404() from None
-    data = reads.standings(t, timezone.now())
-    me = reads.entry_of(t, request.user) if request.user.is_authenticated else None
-    data["me"] = reads.entry_json(me)
+    data = reads.with_me(reads.standings(t, timezone.now()), request.user)
     data["viewer"] = request.user.pk if request.user.is_authenticated else None
     return render(request, "arena.html", {"t": data, "arena_id": t.pk})

@@ -435,3 +435,20 @@ def test_the_watch_page_lists_the_arenas_top_tables(make_user: Any) -> None:
     assert [row["id"] for row in listed] == [games[1], games[0]]
     finish(games[1])
     assert [row["id"] for row in watcher.get("/api/watch/").json()["arena_tables"]] == [games[0]]
+
+
+def test_an_arena_and_my_entry_cost_three_reads(make_user: Any, django_assert_max_num_queries: Any) -> None:
+    """The arena, its entries and their results: ``me`` comes from the rows just read (a crowd's joins each answer
+    with the standings), the same for 3 people as for 30."""
+    t = arena()
+    people = [make_user(f"q{i}") for i in range(30)]
+    Entry.objects.bulk_create(Entry(tournament=t, user=u, free_since=timezone.now(), points=i)
+                              for i, u in enumerate(people))
+    for who in (people[0], people[29]):
+        client = client_for(who)
+        client.get(f"/api/tournaments/{t.pk}/")  # the session's own reads, once
+        with django_assert_max_num_queries(4):  # the session, then the arena, its entries, their results
+            data = client.get(f"/api/tournaments/{t.pk}/").json()
+        mine = next(r for r in data["standings"] if r["user_id"] == who.pk)
+        assert data["me"] == {k: mine[k] for k in ("status", "points", "points_text", "matches", "streak", "playing")}
+    assert client_for(make_user("outsider")).get(f"/api/tournaments/{t.pk}/").json()["me"] is None
