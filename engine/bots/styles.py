@@ -32,7 +32,15 @@ from .evaluation import careful_bid, estimate_tricks
 from .heuristic import bid_for
 from .inference import knowledge
 from .opponents import Style, dealt_hands, replayed_plays
-from .playout import GREEDY_BID, SplitMix64, knowledge_limited_card
+from .playout import (
+    CHEAP_RULE,
+    GREEDY_BID,
+    LENGTH_RULE,
+    OVERTAKE_RULE,
+    RULE_POLICY,
+    SplitMix64,
+    knowledge_limited_card,
+)
 from .sampler import sample_hands
 from .spar_rules import aggressive_bid, bid_choice, capped_bid, cheap_choice, greedy_choice, length_bid
 
@@ -239,10 +247,17 @@ NamedPolicy = tuple[list[int], list[float], int]
 PLAYOUT_NOISE = (0.0, 0.39, 0.0, 0.37, 0.54, 0.56, 1.0, 0.56)
 
 
-def draw_named_policy(bids: Sequence[int], post: Posterior, rng: SplitMix64) -> NamedPolicy:
+#: The rule styles the play-outs can play by their own card rule (:func:`.playout.py_rule_card`), by style.
+RULE_OF = {CAUTIOUS: CHEAP_RULE, LENGTH: LENGTH_RULE, GREEDY: OVERTAKE_RULE}
+
+
+def draw_named_policy(
+    bids: Sequence[int], post: Posterior, rng: SplitMix64, own_rules: Sequence[int] = (), rule_noise: float = 0.0,
+) -> NamedPolicy:
     """The other seats' policy in one world: each seat's style drawn from its posterior and played by the nearest
-    policy the play-outs have: ``spar-greedy`` as the greedy trick-taker, every other style as the heuristic at its
-    bid, each with its :data:`PLAYOUT_NOISE` of random cards."""
+    policy the play-outs have: a style of ``own_rules`` (of :data:`RULE_OF`) by its own card rule with
+    ``rule_noise`` random cards, else ``spar-greedy`` as the greedy trick-taker and every other style as the
+    heuristic at its bid, each with its :data:`PLAYOUT_NOISE` of random cards."""
     policy_bids = list(bids)
     noise = [0.0, 0.0, 0.0, 0.0]
     for s, ps in post.items():
@@ -252,6 +267,10 @@ def draw_named_policy(bids: Sequence[int], post: Posterior, rng: SplitMix64) -> 
         while u >= acc and k < len(ps) - 1:
             k += 1
             acc += ps[k]
+        if k in own_rules:
+            policy_bids[s] = RULE_POLICY * RULE_OF[k] + bids[s]
+            noise[s] = rule_noise
+            continue
         if k == GREEDY:
             policy_bids[s] = GREEDY_BID
         noise[s] = PLAYOUT_NOISE[k]
