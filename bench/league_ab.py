@@ -58,6 +58,10 @@ VARIANTS: dict[str, Callable[[], Bot]] = {
     "x-rules": _named(own_rules=(CAUTIOUS, LENGTH)),
     "x-rules-n": _named(own_rules=(CAUTIOUS, LENGTH), rule_noise=0.1),
     "x-rules-g": _named(own_rules=(CAUTIOUS, LENGTH, GREEDY)),
+    # strong whose posterior reads spar-sim's bids by the line of bench/sim_bid_fit.py (styles.sim_line_bid); -r:
+    # and x-rules' play-outs
+    "x-sim": _named(sim_line=True),
+    "x-sim-r": _named(sim_line=True, own_rules=(CAUTIOUS, LENGTH)),
 }
 
 if __name__ == "__main__":

@@ -417,7 +417,10 @@ class SearchBot:
         mcmc_steps: int = DEFAULT_MCMC_STEPS, max_worlds: int = MAX_WORLDS, bid_standings: bool = True,
         models: str = "", rank: float = 0.0, noise_scale: float = 1.0, foreign_bid_bonus: float | None = None,
         search_bid_bonus: float = 0.0, own_rules: Sequence[int] = (), rule_noise: float = 0.0,
+        sim_line: bool = False,
     ) -> None:
+        #: with the named styles: ``spar-sim``'s bids read by :func:`.styles.sim_line_bid` (else the sure tricks)
+        self.sim_line = sim_line
         #: with the named styles (models ``n``): the styles the play-outs play by their own card rules
         #: (:data:`.styles.RULE_OF`), with ``rule_noise`` random cards
         self.own_rules = tuple(own_rules)
@@ -467,7 +470,7 @@ class SearchBot:
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         assert view.seat is not None
         try:
-            posterior = seat_posteriors(view) if "n" in self.models else None
+            posterior = seat_posteriors(view, self.sim_line) if "n" in self.models else None
             if posterior is not None:
                 styles: dict[int, Style] | None = mixed_styles(posterior)
             else:
