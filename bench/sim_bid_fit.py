@@ -55,13 +55,16 @@ def main() -> None:
     coef = _solve(xtx, xty)
     print(f"least squares: bid = {coef[0]:+.3f} {coef[1]:+.3f} x sure tricks {coef[2]:+.3f} x spades")
     fitted = dict(STAND_INS)
-    fitted["the line, rounded"] = lambda h: _clamp(round(
-        coef[0] + coef[1] * estimate_tricks(h) + coef[2] * (h & SPADES_MASK).bit_count()))
+    fitted["the line, rounded"] = lambda h: _clamp(
+        round(coef[0] + coef[1] * estimate_tricks(h) + coef[2] * (h & SPADES_MASK).bit_count())
+    )
     print("| stand-in | exact | one off | further | mean (bid − stand-in) |\n|---|---:|---:|---:|---:|")
     for name, rule in fitted.items():
         d = [b - rule(h) for h, b in rows]
-        print(f"| {name} | {sum(x == 0 for x in d) / n:.1%} | {sum(abs(x) == 1 for x in d) / n:.1%} | "
-              f"{sum(abs(x) > 1 for x in d) / n:.1%} | {sum(d) / n:+.2f} |")
+        print(
+            f"| {name} | {sum(x == 0 for x in d) / n:.1%} | {sum(abs(x) == 1 for x in d) / n:.1%} | "
+            f"{sum(abs(x) > 1 for x in d) / n:.1%} | {sum(d) / n:+.2f} |"
+        )
 
 
 def _solve(a: list[list[float]], b: list[float]) -> list[float]:
