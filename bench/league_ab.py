@@ -18,12 +18,28 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import league  # noqa: E402  (bench/league.py, beside this file)
 
 from engine.bots.registry import Bot, register  # noqa: E402
-from engine.bots.search import STRONG_FOREIGN_BONUS, STRONG_MODELS, STRONG_RANK, SearchBot  # noqa: E402
+from engine.bots.search import (  # noqa: E402
+    STRONG_FOREIGN_BONUS,
+    STRONG_MODELS,
+    STRONG_NAMED_MODELS,
+    STRONG_RANK,
+    STRONG_SEARCH_BONUS,
+    SearchBot,
+)
+from engine.bots.styles import CAUTIOUS, GREEDY, LENGTH  # noqa: E402
 
 
 def _v3(**kw: object) -> Callable[[], Bot]:
     """``strong-v3`` with some of its settings changed."""
     base: dict[str, object] = {"models": STRONG_MODELS, "rank": STRONG_RANK, "foreign_bid_bonus": STRONG_FOREIGN_BONUS}
+    base.update(kw)
+    return lambda: SearchBot(**base)  # type: ignore[arg-type]
+
+
+def _named(**kw: object) -> Callable[[], Bot]:
+    """``strong`` (models ``bpn``) with some of its settings changed."""
+    base: dict[str, object] = {"models": STRONG_NAMED_MODELS, "rank": STRONG_RANK,
+                               "foreign_bid_bonus": STRONG_FOREIGN_BONUS, "search_bid_bonus": STRONG_SEARCH_BONUS}
     base.update(kw)
     return lambda: SearchBot(**base)  # type: ignore[arg-type]
 
@@ -37,6 +53,15 @@ VARIANTS: dict[str, Callable[[], Bot]] = {
     "x-named": _v3(models="bpn"),
     # the same, the bid's simulation taking a trick off the bidder in 20% of its deals at a table of searches
     "x-named-m": _v3(models="bpn", search_bid_bonus=-0.2),
+    # strong (x-named-m) whose play-outs play a seat drawn as spar-cautious or spar-length by that style's own card
+    # rule (the kernel's rule_card), without random cards; -n: with 0.1 random cards; -g: spar-greedy too
+    "x-rules": _named(own_rules=(CAUTIOUS, LENGTH)),
+    "x-rules-n": _named(own_rules=(CAUTIOUS, LENGTH), rule_noise=0.1),
+    "x-rules-g": _named(own_rules=(CAUTIOUS, LENGTH, GREEDY)),
+    # strong whose posterior reads spar-sim's bids by the line of bench/sim_bid_fit.py (styles.sim_line_bid); -r:
+    # and x-rules' play-outs
+    "x-sim": _named(sim_line=True),
+    "x-sim-r": _named(sim_line=True, own_rules=(CAUTIOUS, LENGTH)),
 }
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ trust (1 = read as heuristic players, 0 = foreign) that sets ``strong``'s bid bo
 
     nice -n 19 .venv/bin/python bench/league_fit.py --matches 4
     nice -n 19 .venv/bin/python bench/league_fit.py --matches 4 --named     # the posterior over named styles
+    nice -n 19 .venv/bin/python bench/league_fit.py --matches 4 --named --sim-line   # spar-sim's bid by a line
 
 With ``--named``, what :mod:`engine.bots.styles` (``strong``'s models since 2026-12-05) reads instead: per style the
 posterior mass on the style itself (the three searches pooled for a search, as their cards are read alike), on the
@@ -43,7 +44,7 @@ def played(seats: list[str], seed: str, tag: str) -> tuple[MatchState, list[Play
     return state, bids
 
 
-def named(styles: list[str], matches: int, seat0: str, seed: str) -> None:
+def named(styles: list[str], matches: int, seat0: str, seed: str, sim_line: bool = False) -> None:
     """The named posterior's table (module doc)."""
     print("| style | own mass, deal 1 | deal 2 | deal 5 | heuristic mass, deal 1 / 2 / 5"
           " | searches' mass, deal 1 / 2 / 5 | read first after 4 deals |")
@@ -56,7 +57,7 @@ def named(styles: list[str], matches: int, seat0: str, seed: str) -> None:
         for m in range(matches):
             _, views = played([seat0, style, style, style], f"{seed}-{m}", f"{seed}-{style}-{m}")
             for d, rows in by_deal.items():
-                post = seat_posteriors(views[d])
+                post = seat_posteriors(views[d], sim_line)
                 rows.append((share(post, mine) if mine else float("nan"), share(post, (0,)), share(post, SEARCHES)))
                 if d == 4:
                     modes += [NAMED[max(range(len(NAMED)), key=lambda k: ps[k])] for ps in post.values()]
@@ -74,9 +75,10 @@ def main() -> None:
     ap.add_argument("--seat0", default="heuristic")
     ap.add_argument("--seed", default="fit")
     ap.add_argument("--named", action="store_true", help="the posterior over named styles (module doc)")
+    ap.add_argument("--sim-line", action="store_true", help="with --named: spar-sim's bids read by sim_line_bid")
     a = ap.parse_args()
     if a.named:
-        named(a.styles.split(","), a.matches, a.seat0, a.seed)
+        named(a.styles.split(","), a.matches, a.seat0, a.seed, a.sim_line)
         return
     print("| style | heuristic share | greedy share | uniform share | bid shift | bid miss | table trust |")
     print("|---|---:|---:|---:|---:|---:|---:|")

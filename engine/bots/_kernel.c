@@ -247,6 +247,87 @@ static int knowledge_limited_card(const mask *hands, const mask *pub, int seat, 
     return best;
 }
 
+/* --- The rule styles' cards (playout.py's py_rule_card, spar_rules.py's cheap_choice, bid_choice, greedy_choice) -- */
+
+/* A policy bid of RULE_POLICY * k + b: the seat plays rule style k's card at its real bid b (playout.RULE_POLICY). */
+#define RULE_POLICY 256
+#define CHEAP_RULE 1
+#define OVERTAKE_RULE 3
+#define SIDE_ACES (((mask)1 << 25) | ((mask)1 << 38) | ((mask)1 << 51))
+
+/* The lowest-strength card of m (the lowest card of equals), and the highest-strength one. */
+static int first_min(mask m) {
+    int best = -1, bs = 99;
+    for (; m; m &= m - 1) {
+        int c = low(m);
+        if (strength(c) < bs) { best = c; bs = strength(c); }
+    }
+    return best;
+}
+
+static int first_max(mask m) {
+    int best = -1, bs = -1;
+    for (; m; m &= m - 1) {
+        int c = low(m);
+        if (strength(c) > bs) { best = c; bs = strength(c); }
+    }
+    return best;
+}
+
+/* spar-cautious's card (CHEAP_RULE), spar-greedy's (OVERTAKE_RULE), else spar-length's, at real bid bid; the cards
+ * the seat has not seen are the other hands of the world. */
+static int rule_card(const mask *hands, int seat, const int *trick, int n, const int *won, int bid, int first,
+                     int rule) {
+    mask hand = hands[seat];
+    mask legal = legal_mask(hand, trick, n, first);
+    if (!(legal & (legal - 1))) return high(legal);
+    int need = won[seat] < bid;
+    mask winners = 0;
+    if (n) {
+        int best = trick[trick_winner_index(trick, n)];
+        for (mask m = legal; m; m &= m - 1)
+            if (beats(low(m), best)) winners |= m & -m;
+    }
+    if (rule == CHEAP_RULE) {
+        if (!n) {
+            if (need && (legal & SIDE_ACES)) return low(legal & SIDE_ACES);
+            return first_min((legal & NON_SPADES) ? legal & NON_SPADES : legal);
+        }
+        return first_min(need && winners ? winners : legal);
+    }
+    if (rule == OVERTAKE_RULE) {
+        if (!n) return first_max(legal);
+        if (winners) return n == 3 ? first_min(winners) : first_max(winners);
+        return first_min(legal);
+    }
+    if (need) {
+        if (!n) {
+            mask unseen = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hand, masters = 0;
+            for (mask m = legal; m; m &= m - 1)
+                if (!(unseen & ABOVE[low(m)])) masters |= m & -m;
+            return first_max(masters ? masters : legal);
+        }
+        if (winners) return n == 3 ? first_min(winners) : first_max(winners);
+        return first_min(legal);
+    }
+    if (!n) return first_min(legal);
+    mask losers = legal & ~winners;
+    return losers ? first_max(losers) : first_min(legal);
+}
+
+/* A seat's card in the play-outs (playout.py's py_policy_card): its rule style's when its policy bid names one, else
+ * knowledge_limited_card; every policy reads the others' real bids. */
+static int policy_card(const mask *hands, const mask *pub, int seat, int leader, const int *trick, int n,
+                       const int *won, const int *bids, int first) {
+    int rule = bids[seat] / RULE_POLICY;
+    if (!rule && bids[0] < RULE_POLICY && bids[1] < RULE_POLICY && bids[2] < RULE_POLICY && bids[3] < RULE_POLICY)
+        return knowledge_limited_card(hands, pub, seat, leader, trick, n, won, bids, first);
+    int plain[4];
+    for (int q = 0; q < 4; q++) plain[q] = bids[q] >= RULE_POLICY ? bids[q] % RULE_POLICY : bids[q];
+    if (rule) return rule_card(hands, seat, trick, n, won, plain[seat], first, rule);
+    return knowledge_limited_card(hands, pub, seat, leader, trick, n, won, plain, first);
+}
+
 /* --- The belief's Markov chain (engine/bots/posterior.py, py_refine and SeatModel.factor) --------- */
 
 static inline int rank_bits(mask hand, int suit) { return (int)((hand >> (13 * suit)) & 8191); }
@@ -509,7 +590,21 @@ static PyObject *py_knowledge_limited_card(PyObject *self, PyObject *args) {
     return PyLong_FromLong(knowledge_limited_card(hands, pub, seat, leader, trick, n, won, bids, first));
 }
 
-/* Finish the deal, every seat playing knowledge_limited_card, or with probability noise[q] a uniformly random
+static PyObject *py_policy_card(PyObject *self, PyObject *args) {
+    PyObject *ho, *po, *to, *wo, *bo;
+    int seat, leader, first, trick[4], won[4], bids[4];
+    mask hands[4], pub[4];
+    if (!PyArg_ParseTuple(args, "OOiiOOOp", &ho, &po, &seat, &leader, &to, &wo, &bo, &first)) return NULL;
+    int n = read_position(ho, po, to, wo, bo, hands, pub, trick, won, bids);
+    if (n < 0) return NULL;
+    if (seat < 0 || seat > 3 || leader < 0 || leader > 3) { PyErr_SetString(PyExc_ValueError, "a seat is 0..3"); return NULL; }
+    for (int q = 0; q < 4; q++)
+        if (bids[q] < 0) { PyErr_SetString(PyExc_ValueError, "a policy bid is not negative"); return NULL; }
+    if (!legal_mask(hands[seat], trick, n, first)) { PyErr_SetString(PyExc_ValueError, "no card to play"); return NULL; }
+    return PyLong_FromLong(policy_card(hands, pub, seat, leader, trick, n, won, bids, first));
+}
+
+/* Finish the deal, every seat playing policy_card (knowledge_limited_card, or a rule style's card), or with probability noise[q] a uniformly random
  * legal card (noise NULL: never), pub narrowed by each card's reading; d->won becomes the tricks won.  -1 if the
  * hands are of unequal size. */
 static int finish(deal_in_play *d, mask *pub, const int *bids, const double *noise, uint64_t seed) {
@@ -521,7 +616,7 @@ static int finish(deal_in_play *d, mask *pub, const int *bids, const double *noi
         int c;
         if (noise && noise[seat] > 0 && sm_uniform(&rng) < noise[seat])
             c = nth_card(legal, sm_below(&rng, popcount(legal)));
-        else c = knowledge_limited_card(d->hands, pub, seat, d->leader, d->trick, d->n, d->won, bids, d->first);
+        else c = policy_card(d->hands, pub, seat, d->leader, d->trick, d->n, d->won, bids, d->first);
         pub[seat] &= ~forbidden_by_play(d->trick, d->n, c, d->first);
         deal_play(d, c);
     }
@@ -931,7 +1026,7 @@ static double s_simulate(s_search *s, const mask *hands, const mask *pub, int le
         if (seat != me) {
             if (noise && noise[seat] > 0 && sm_uniform(&rng) < noise[seat])
                 c = nth_card(legal, sm_below(&rng, popcount(legal)));
-            else c = knowledge_limited_card(d.hands, public, seat, d.leader, d.trick, d.n, d.won, policy_bids, d.first);
+            else c = policy_card(d.hands, public, seat, d.leader, d.trick, d.n, d.won, policy_bids, d.first);
             continue;
         }
         if (decisions >= s->depth) {
@@ -1487,6 +1582,8 @@ fail:
 static PyMethodDef methods[] = {
     {"knowledge_limited_card", py_knowledge_limited_card, METH_VARARGS,
      "knowledge_limited_card(hands, pub, seat, leader, trick, won, bids, first) -> card"},
+    {"policy_card", py_policy_card, METH_VARARGS,
+     "policy_card(hands, pub, seat, leader, trick, won, bids, first) -> card (a rule style's for a coded bid)"},
     {"play_out", py_play_out, METH_VARARGS, "play_out(hands, pub, leader, trick, won, bids, first) -> tricks won"},
     {"refine", py_refine, METH_VARARGS,
      "refine(worlds, allowed, played_by, bids, totals, meta, sigma, bid_miss, play_miss, steps, seed, style=None) -> worlds"},

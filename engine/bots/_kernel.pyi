@@ -4,6 +4,10 @@ def knowledge_limited_card(
     hands: Sequence[int], pub: Sequence[int], seat: int, leader: int, trick: Sequence[int], won: Sequence[int],
     bids: Sequence[int], first: bool,
 ) -> int: ...
+def policy_card(
+    hands: Sequence[int], pub: Sequence[int], seat: int, leader: int, trick: Sequence[int], won: Sequence[int],
+    bids: Sequence[int], first: bool,
+) -> int: ...
 def play_out(
     hands: Sequence[int], pub: Sequence[int], leader: int, trick: Sequence[int], won: Sequence[int],
     bids: Sequence[int], first: bool,

@@ -29,7 +29,14 @@ from .inference import forbidden_by_play
 #: always wants the trick (and the others treat it as a seat that needs tricks).  Only the policy reads it: the
 #: scores of a play-out are counted on the real bids (the opponent models of :mod:`.opponents`).
 GREEDY_BID = 64
+#: A policy bid of ``RULE_POLICY * k + b`` (``b`` the seat's real bid, 0..13) makes the seat play rule style ``k``'s
+#: card in the play-outs (:func:`py_rule_card`): :data:`CHEAP_RULE` ``spar-cautious``', :data:`LENGTH_RULE`
+#: ``spar-length``'s, :data:`OVERTAKE_RULE` ``spar-greedy``'s; the rule reads ``b``, and so do the other seats'
+#: policies (:func:`py_policy_card`).  Only the policy reads it: the scores are counted on the real bids.
+RULE_POLICY = 256
+CHEAP_RULE, LENGTH_RULE, OVERTAKE_RULE = 1, 2, 3
 _SIDE = (1, 2, 3)
+_SIDE_ACES = (1 << 25) | (1 << 38) | (1 << 51)
 
 
 def py_play_out(
@@ -82,12 +89,108 @@ class SplitMix64:
         return (self.next() >> 11) * (1.0 / 9007199254740992.0)
 
 
+def _first_min(mask: int) -> int:
+    """The lowest-strength card of ``mask``, the lowest card of equals (``min(mask_cards(mask), key=strength)``)."""
+    best, best_s = -1, 99
+    while mask:
+        c = (mask & -mask).bit_length() - 1
+        mask &= mask - 1
+        if strength(c) < best_s:
+            best, best_s = c, strength(c)
+    return best
+
+
+def _first_max(mask: int) -> int:
+    """The highest-strength card of ``mask``, the lowest card of equals (``max(mask_cards(mask), key=strength)``)."""
+    best, best_s = -1, -1
+    while mask:
+        c = (mask & -mask).bit_length() - 1
+        mask &= mask - 1
+        if strength(c) > best_s:
+            best, best_s = c, strength(c)
+    return best
+
+
+def py_rule_card(hands: Sequence[int], seat: int, trick: Sequence[int], won: Sequence[int], bid: int, first: bool,
+                 rule: int) -> int:
+    """The card of rule style ``rule`` (:data:`CHEAP_RULE`, :data:`LENGTH_RULE`, :data:`OVERTAKE_RULE`) for
+    ``seat`` at real bid ``bid``, on masks: :func:`.spar_rules.cheap_choice`, :func:`.spar_rules.bid_choice` and
+    :func:`.spar_rules.greedy_choice` card for card (tests/engine/bots/test_rule_policies.py), the cards it has
+    not seen being the other hands of the world."""
+    hand = hands[seat]
+    legal = legal_mask(hand, trick, first)
+    if not legal & (legal - 1):
+        return legal.bit_length() - 1
+    need = won[seat] < bid
+    winners = 0
+    if trick:
+        best = trick[trick_winner_index(trick)]
+        rest = legal
+        while rest:
+            low = rest & -rest
+            if beats(low.bit_length() - 1, best):
+                winners |= low
+            rest ^= low
+    if rule == CHEAP_RULE:
+        if not trick:
+            if need and legal & _SIDE_ACES:
+                aces = legal & _SIDE_ACES
+                return (aces & -aces).bit_length() - 1
+            return _first_min(legal & NON_SPADES_MASK or legal)
+        return _first_min(winners if need and winners else legal)
+    if rule == OVERTAKE_RULE:
+        if not trick:
+            return _first_max(legal)
+        if winners:
+            return _first_min(winners) if len(trick) == 3 else _first_max(winners)
+        return _first_min(legal)
+    if need:
+        if not trick:
+            unseen = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hand
+            masters = 0
+            rest = legal
+            while rest:
+                low = rest & -rest
+                if not unseen & ABOVE[low.bit_length() - 1]:
+                    masters |= low
+                rest ^= low
+            return _first_max(masters or legal)
+        if winners:
+            return _first_min(winners) if len(trick) == 3 else _first_max(winners)
+        return _first_min(legal)
+    if not trick:
+        return _first_min(legal)
+    losers = legal & ~winners
+    return _first_max(losers) if losers else _first_min(legal)
+
+
+def real_bids(bids: Sequence[int]) -> list[int]:
+    """The bids the seats play for, without the rule styles' codes (:data:`RULE_POLICY`)."""
+    return [b % RULE_POLICY if b >= RULE_POLICY else b for b in bids]
+
+
+def py_policy_card(
+    hands: Sequence[int], pub: Sequence[int], seat: int, leader: int, trick: Sequence[int], won: Sequence[int],
+    bids: Sequence[int], first: bool,
+) -> int:
+    """A seat's card in the play-outs: its rule style's (:func:`py_rule_card`) when its policy bid names one, else
+    :func:`py_knowledge_limited_card`; every policy reads the others' real bids."""
+    rule = bids[seat] // RULE_POLICY
+    if rule == 0 and max(bids) < RULE_POLICY:
+        return py_knowledge_limited_card(hands, pub, seat, leader, trick, won, bids, first)
+    plain = real_bids(bids)
+    if rule:
+        return py_rule_card(hands, seat, trick, won, plain[seat], first, rule)
+    return py_knowledge_limited_card(hands, pub, seat, leader, trick, won, plain, first)
+
+
 def py_play_out_mixed(
     hands: Sequence[int], pub: Sequence[int], leader: int, trick: Sequence[int], won: Sequence[int],
     bids: Sequence[int], first: bool, noise: Sequence[float], seed: int,
 ) -> list[int]:
     """:func:`py_play_out`, but seat ``q`` plays a uniformly random legal card with probability ``noise[q]``
-    (a seat whose fitted style is partly unlike any policy we know, :mod:`.opponents`); SplitMix64 draws from
+    (a seat whose fitted style is partly unlike any policy we know, :mod:`.opponents`), and otherwise
+    :func:`py_policy_card` (a seat whose policy bid names a rule style plays that rule); SplitMix64 draws from
     ``seed``, one uniform per card of a noisy seat and one more for a random card, as the kernel draws them."""
     rng = SplitMix64(seed)
     deal = DealInPlay(hands, leader, trick, won, first)
@@ -98,8 +201,7 @@ def py_play_out_mixed(
             legal = deal.legal_mask()
             card = nth_card(legal, rng.below(legal.bit_count()))
         else:
-            card = py_knowledge_limited_card(deal.hands, public, seat, deal.leader, deal.trick, deal.won, bids,
-                                             deal.first)
+            card = py_policy_card(deal.hands, public, seat, deal.leader, deal.trick, deal.won, bids, deal.first)
         public[seat] &= ~forbidden_by_play(deal.trick, card, deal.first)
         deal.play(card)
     return deal.won
@@ -331,3 +433,4 @@ KERNEL_MODULE = _KERNEL
 play_out: _PlayOut = _KERNEL.play_out if _KERNEL else py_play_out
 knowledge_limited_card: _PolicyCard = _KERNEL.knowledge_limited_card if _KERNEL else py_knowledge_limited_card
 play_out_mixed: Callable[..., list[int]] = _KERNEL.play_out_mixed if _KERNEL else py_play_out_mixed
+policy_card: _PolicyCard = _KERNEL.policy_card if _KERNEL else py_policy_card

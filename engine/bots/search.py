@@ -57,6 +57,7 @@ from .playout import (
     nth_card,
     play_out,
     play_out_mixed,
+    policy_card,
     utility,
 )
 from .posterior import DEFAULT_PLAY_HORIZON, PlayEvidence, SeatModel, bid_policy_weights, refine
@@ -208,8 +209,8 @@ class _Search:
                     legal = deal.legal_mask()
                     card = nth_card(legal, noise_rng.below(legal.bit_count()))
                 else:
-                    card = knowledge_limited_card(deal.hands, public, seat, deal.leader, deal.trick, deal.won,
-                                                  policy_bids, deal.first)
+                    card = policy_card(deal.hands, public, seat, deal.leader, deal.trick, deal.won, policy_bids,
+                                       deal.first)
                 continue
             if decisions >= self.depth:
                 if noise_rng is not None:
@@ -292,12 +293,15 @@ def search_values(
     mcmc_steps: int = DEFAULT_MCMC_STEPS, max_worlds: int = MAX_WORLDS,
     styles: dict[int, Style] | None = None, styled_belief: bool = True, styled_playouts: bool = True,
     pure: bool = False, rank: float = 0.0, noise_scale: float = 1.0, posterior: Posterior | None = None,
+    own_rules: Sequence[int] = (), rule_noise: float = 0.0,
 ) -> dict[int, float]:
     """The weighted mean utility of each distinct legal card, its own later cards chosen by the search.
 
     With ``play_miss`` < 1 the worlds' weights also read the other seats' earlier cards (:class:`PlayEvidence`).
     The simulations run in the C kernel when it is built (``pure``: in Python, the same values).  With a
-    ``posterior`` over named styles (:mod:`.styles`) each world's play-outs draw the others' styles from it.
+    ``posterior`` over named styles (:mod:`.styles`) each world's play-outs draw the others' styles from it, the
+    styles of ``own_rules`` played by their own card rules with ``rule_noise`` random cards
+    (:func:`.styles.draw_named_policy`).
     """
     assert view.seat is not None
     kn = knowledge(view)
@@ -320,7 +324,7 @@ def search_values(
     policy_rng = SplitMix64(rng.getrandbits(64)) if styles is not None and styled_playouts else None
     policies = None
     if posterior is not None and policy_rng is not None:
-        policies = [draw_named_policy(bids, posterior, policy_rng) for _ in worlds]
+        policies = [draw_named_policy(bids, posterior, policy_rng, own_rules, rule_noise) for _ in worlds]
     elif styles is not None and policy_rng is not None:
         policies = [draw_policy(bids, styles, policy_rng, noise_scale) for _ in worlds]
     run = _kernel_search if KERNEL_MODULE is not None and not pure else py_search
@@ -412,8 +416,15 @@ class SearchBot:
         bid_bonus: float = BID_TRICK_BONUS, bid_miss: float = DEFAULT_BID_MISS,
         mcmc_steps: int = DEFAULT_MCMC_STEPS, max_worlds: int = MAX_WORLDS, bid_standings: bool = True,
         models: str = "", rank: float = 0.0, noise_scale: float = 1.0, foreign_bid_bonus: float | None = None,
-        search_bid_bonus: float = 0.0,
+        search_bid_bonus: float = 0.0, own_rules: Sequence[int] = (), rule_noise: float = 0.0,
+        sim_line: bool = False,
     ) -> None:
+        #: with the named styles: ``spar-sim``'s bids read by :func:`.styles.sim_line_bid` (else the sure tricks)
+        self.sim_line = sim_line
+        #: with the named styles (models ``n``): the styles the play-outs play by their own card rules
+        #: (:data:`.styles.RULE_OF`), with ``rule_noise`` random cards
+        self.own_rules = tuple(own_rules)
+        self.rule_noise = rule_noise
         #: with the named styles (models ``n``): the bid's trick bonus at a table of searching styles
         self.search_bid_bonus = search_bid_bonus
         #: the trick bonus of the bid at a table fitted as foreign (:func:`.opponents.table_trust` 0); between it
@@ -459,7 +470,7 @@ class SearchBot:
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         assert view.seat is not None
         try:
-            posterior = seat_posteriors(view) if "n" in self.models else None
+            posterior = seat_posteriors(view, self.sim_line) if "n" in self.models else None
             if posterior is not None:
                 styles: dict[int, Style] | None = mixed_styles(posterior)
             else:
@@ -478,7 +489,8 @@ class SearchBot:
                                    self.sigma, self.oversample, self.play_miss, self.play_horizon,
                                    self.bid_miss, self.mcmc_steps, self.max_worlds, styles,
                                    "b" in self.models, "p" in self.models, rank=self.rank,
-                                   noise_scale=self.noise_scale, posterior=posterior)
+                                   noise_scale=self.noise_scale, posterior=posterior, own_rules=self.own_rules,
+                                   rule_noise=self.rule_noise)
             card = max(values, key=lambda c: (round(values[c], 6), -strength(c)))
             return Play(view.seat, card_str(card))
         except Infeasible:

@@ -25,14 +25,22 @@ import random
 from collections.abc import Sequence
 from functools import lru_cache
 
-from ..cards import FULL_DECK, mask_cards
+from ..cards import FULL_DECK, SPADES_MASK, mask_cards
 from ..match import DealRecord
 from ..views import PlayerView
 from .evaluation import careful_bid, estimate_tricks
 from .heuristic import bid_for
 from .inference import knowledge
 from .opponents import Style, dealt_hands, replayed_plays
-from .playout import GREEDY_BID, SplitMix64, knowledge_limited_card
+from .playout import (
+    CHEAP_RULE,
+    GREEDY_BID,
+    LENGTH_RULE,
+    OVERTAKE_RULE,
+    RULE_POLICY,
+    SplitMix64,
+    knowledge_limited_card,
+)
 from .sampler import sample_hands
 from .spar_rules import aggressive_bid, bid_choice, capped_bid, cheap_choice, greedy_choice, length_bid
 
@@ -62,6 +70,12 @@ SLIP = 0.1
 SEARCH_HEURISTIC = 0.3
 #: ``spar-sim``'s bid stands in as the sure tricks with this chance of being exact.
 SIM_BID_EXACT = 0.4
+#: Or (``sim_line``) as the least-squares line of its bid on the sure tricks and the spades, rounded: the constant,
+#: the sure tricks' and the spades' coefficients (``bench/sim_bid_fit.py --hands 2000 --seed simfit``: exact for
+#: 68.2% of 2,000 hands, one off for 31.4%; the sure tricks 52.7% and 44.3%) ...
+SIM_BID_LINE = (-0.011, 0.651, 0.245)
+#: ... with this chance of being exact.
+SIM_LINE_EXACT = 0.65
 #: Dealt hands sampled per deal in progress for the marginal likelihood of its bids.
 BID_SAMPLES = 32
 
@@ -82,8 +96,17 @@ SIGNATURES: tuple[tuple[float, float, float, float], ...] = (
 Posterior = dict[int, tuple[float, ...]]
 
 
-def predicted_bids(hand: int, seat: int, totals: Sequence[int], deal_number: int) -> tuple[int, ...]:
-    """Each named style's bid on the dealt ``hand`` (``spar-sim``: its stand-in, the sure tricks)."""
+def sim_line_bid(hand: int, est: float) -> int:
+    """``spar-sim``'s bid on ``hand`` (sure tricks ``est``) by :data:`SIM_BID_LINE`."""
+    a, b, c = SIM_BID_LINE
+    return max(1, min(13, round(a + b * est + c * (hand & SPADES_MASK).bit_count())))
+
+
+def predicted_bids(
+    hand: int, seat: int, totals: Sequence[int], deal_number: int, sim_line: bool = False
+) -> tuple[int, ...]:
+    """Each named style's bid on the dealt ``hand`` (``spar-sim``: its stand-in, the sure tricks, or with
+    ``sim_line`` :func:`sim_line_bid`)."""
     est = estimate_tricks(hand)
     sure = max(1, min(13, int(est + 0.5)))
     return (
@@ -91,7 +114,7 @@ def predicted_bids(hand: int, seat: int, totals: Sequence[int], deal_number: int
         capped_bid(hand),
         aggressive_bid(hand),
         length_bid(hand),
-        sure,
+        sim_line_bid(hand, est) if sim_line else sure,
         sure,
         careful_bid(est),
         sure,
@@ -107,9 +130,12 @@ def bid_likelihood(predicted: int, bid: int, exact: float) -> float:
     return (1.0 - exact) * (0.35 if d == 1 else 0.3 / 11)
 
 
-def _bid_row(hand: int, seat: int, bid: int, totals: Sequence[int], deal_number: int) -> list[float]:
-    pred = predicted_bids(hand, seat, totals, deal_number)
-    return [bid_likelihood(p, bid, SIM_BID_EXACT if k == SIM else 1.0 - SLIP) for k, p in enumerate(pred)]
+def _bid_row(
+    hand: int, seat: int, bid: int, totals: Sequence[int], deal_number: int, sim_line: bool = False
+) -> list[float]:
+    pred = predicted_bids(hand, seat, totals, deal_number, sim_line)
+    sim_exact = SIM_LINE_EXACT if sim_line else SIM_BID_EXACT
+    return [bid_likelihood(p, bid, sim_exact if k == SIM else 1.0 - SLIP) for k, p in enumerate(pred)]
 
 
 def card_likelihoods(legal: int, card: int, rule_cards: Sequence[int]) -> list[float]:
@@ -124,12 +150,13 @@ def card_likelihoods(legal: int, card: int, rule_cards: Sequence[int]) -> list[f
 
 
 def observe_finished(
-    deal: DealRecord, totals_before: Sequence[int], seats: Sequence[int], logs: dict[int, list[float]]
+    deal: DealRecord, totals_before: Sequence[int], seats: Sequence[int], logs: dict[int, list[float]],
+    sim_line: bool = False,
 ) -> None:
     """Add one finished deal's bids and non-forced cards of ``seats`` to their log-likelihoods ``logs``."""
     hands = dealt_hands(deal)
     for s in seats:
-        for k, x in enumerate(_bid_row(hands[s], s, deal.bids[s], totals_before, deal.number)):
+        for k, x in enumerate(_bid_row(hands[s], s, deal.bids[s], totals_before, deal.number, sim_line)):
             logs[s][k] += math.log(x)
     bids = list(deal.bids)
     for replay, pub, seat, c in replayed_plays(deal, hands):
@@ -153,20 +180,23 @@ def observe_finished(
 
 
 @lru_cache(maxsize=512)
-def _finished_logs(me: int, deals: tuple[DealRecord, ...]) -> tuple[tuple[int, tuple[float, ...]], ...]:
+def _finished_logs(
+    me: int, deals: tuple[DealRecord, ...], sim_line: bool = False
+) -> tuple[tuple[int, tuple[float, ...]], ...]:
     """The finished deals' log-likelihoods per other seat, kept: every decision of a deal reads the same deals."""
     seats = [s for s in range(4) if s != me]
     logs = {s: [0.0] * len(NAMED) for s in seats}
     totals: Sequence[int] = (0, 0, 0, 0)
     for deal in deals:
-        observe_finished(deal, totals, seats, logs)
+        observe_finished(deal, totals, seats, logs, sim_line)
         totals = deal.totals
     return tuple((s, tuple(logs[s])) for s in seats)
 
 
 @lru_cache(maxsize=512)
 def _current_bid_logs(
-    me: int, dealt: int, bids: tuple[int | None, ...], totals: tuple[int, ...], deal_number: int
+    me: int, dealt: int, bids: tuple[int | None, ...], totals: tuple[int, ...], deal_number: int,
+    sim_line: bool = False,
 ) -> tuple[tuple[int, tuple[float, ...]], ...]:
     """The deal in progress: each made bid's likelihood per style, averaged over other hands dealt around the
     viewer's own ``dealt`` hand (from a seed of the public record, so the same for every decision of the deal)."""
@@ -183,23 +213,23 @@ def _current_bid_logs(
             for s in made:
                 bid = bids[s]
                 assert bid is not None
-                for k, x in enumerate(_bid_row(hands[s], s, bid, totals, deal_number)):
+                for k, x in enumerate(_bid_row(hands[s], s, bid, totals, deal_number, sim_line)):
                     sums[s][k] += x
     return tuple((s, tuple(math.log(x / BID_SAMPLES) for x in sums[s])) for s in made)
 
 
-def seat_posteriors(view: PlayerView) -> Posterior:
+def seat_posteriors(view: PlayerView, sim_line: bool = False) -> Posterior:
     """Each other seat's posterior over :data:`NAMED`, from the match's finished deals and the bids of the deal
-    in progress."""
+    in progress (``spar-sim``'s bids read by :func:`sim_line_bid` with ``sim_line``)."""
     assert view.seat is not None
     me = view.seat
     logs = {s: [math.log(p) for p in PRIOR] for s in range(4) if s != me}
-    for s, row in _finished_logs(me, view.deals):
+    for s, row in _finished_logs(me, view.deals, sim_line):
         for k, x in enumerate(row):
             logs[s][k] += x
     dealt = view.hand | knowledge(view).played_by[me]
     totals = tuple(view.totals) if view.totals else (0, 0, 0, 0)
-    for s, row in _current_bid_logs(me, dealt, tuple(view.bids), totals, view.deal_number):
+    for s, row in _current_bid_logs(me, dealt, tuple(view.bids), totals, view.deal_number, sim_line):
         for k, x in enumerate(row):
             logs[s][k] += x
     out: Posterior = {}
@@ -239,10 +269,17 @@ NamedPolicy = tuple[list[int], list[float], int]
 PLAYOUT_NOISE = (0.0, 0.39, 0.0, 0.37, 0.54, 0.56, 1.0, 0.56)
 
 
-def draw_named_policy(bids: Sequence[int], post: Posterior, rng: SplitMix64) -> NamedPolicy:
+#: The rule styles the play-outs can play by their own card rule (:func:`.playout.py_rule_card`), by style.
+RULE_OF = {CAUTIOUS: CHEAP_RULE, LENGTH: LENGTH_RULE, GREEDY: OVERTAKE_RULE}
+
+
+def draw_named_policy(
+    bids: Sequence[int], post: Posterior, rng: SplitMix64, own_rules: Sequence[int] = (), rule_noise: float = 0.0,
+) -> NamedPolicy:
     """The other seats' policy in one world: each seat's style drawn from its posterior and played by the nearest
-    policy the play-outs have: ``spar-greedy`` as the greedy trick-taker, every other style as the heuristic at its
-    bid, each with its :data:`PLAYOUT_NOISE` of random cards."""
+    policy the play-outs have: a style of ``own_rules`` (of :data:`RULE_OF`) by its own card rule with
+    ``rule_noise`` random cards, else ``spar-greedy`` as the greedy trick-taker and every other style as the
+    heuristic at its bid, each with its :data:`PLAYOUT_NOISE` of random cards."""
     policy_bids = list(bids)
     noise = [0.0, 0.0, 0.0, 0.0]
     for s, ps in post.items():
@@ -252,6 +289,10 @@ def draw_named_policy(bids: Sequence[int], post: Posterior, rng: SplitMix64) -> 
         while u >= acc and k < len(ps) - 1:
             k += 1
             acc += ps[k]
+        if k in own_rules:
+            policy_bids[s] = RULE_POLICY * RULE_OF[k] + bids[s]
+            noise[s] = rule_noise
+            continue
         if k == GREEDY:
             policy_bids[s] = GREEDY_BID
         noise[s] = PLAYOUT_NOISE[k]
