@@ -1496,9 +1496,14 @@ static int world_hands(PyObject *world, mask *hands, int *bids) {
     return bids ? read_ints4(PyTuple_GET_ITEM(world, 1), bids, "bids") : 0;
 }
 
-static int append_won(PyObject *out, const int *won) {
+/* Finish the deal (finish(), every seat by its policy) and append its tricks won to ``out``; -1 with an exception. */
+static int finish_into(PyObject *out, deal_in_play *d, mask *pub, const int *bids) {
+    if (finish(d, pub, bids, NULL, 0) < 0) {
+        PyErr_SetString(PyExc_ValueError, "hands of unequal size");
+        return -1;
+    }
     for (int q = 0; q < 4; q++) {
-        PyObject *v = PyLong_FromLong(won[q]);
+        PyObject *v = PyLong_FromLong(d->won[q]);
         if (!v || PyList_Append(out, v) < 0) { Py_XDECREF(v); return -1; }
         Py_DECREF(v);
     }
@@ -1534,8 +1539,7 @@ static PyObject *py_card_play_outs(PyObject *self, PyObject *args) {
             deal_in_play d;
             deal_start(&d, hands, leader, trick, n, won, first);
             deal_play(&d, cards[i]);
-            if (finish(&d, p, bids, NULL, 0) < 0) { PyErr_SetString(PyExc_ValueError, "hands of unequal size"); goto fail; }
-            if (append_won(out, d.won) < 0) goto fail;
+            if (finish_into(out, &d, p, bids) < 0) goto fail;
         }
     }
     Py_DECREF(fast);
@@ -1567,8 +1571,7 @@ static PyObject *py_bid_play_outs(PyObject *self, PyObject *args) {
             bids[me] = cands[i];
             deal_in_play d;
             deal_start(&d, hands, leader, NULL, 0, zero, 1);
-            if (finish(&d, p, bids, NULL, 0) < 0) { PyErr_SetString(PyExc_ValueError, "hands of unequal size"); goto fail; }
-            if (append_won(out, d.won) < 0) goto fail;
+            if (finish_into(out, &d, p, bids) < 0) goto fail;
         }
     }
     Py_DECREF(fast);

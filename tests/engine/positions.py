@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from engine import apply, new_match, player_view
+from engine.bots import decide
 from engine.cards import mask_cards
 from engine.match import Action, MatchState
 from engine.views import PlayerView
@@ -25,6 +26,19 @@ def walk(seed: str, move: Callable[[PlayerView], Action], deals: int = 1,
         view = player_view(state, seat)
         yield state, seat, view
         state = apply(state, move(view))
+
+
+def into_first_deal(prefix: str, n: int, rng: random.Random) -> Iterator[MatchState]:
+    """Matches ``prefix-0``.. ``prefix-(n-1)``: bid by the heuristic, then a random number of cards into the first
+    deal (the heuristic's in odd matches, random ones in even), the ones still in it; ``rng`` draws how far."""
+    for m in range(n):
+        state = new_match(f"{prefix}-{m}")
+        while state.phase == "bidding":
+            state = apply(state, decide("heuristic", player_view(state, state.turn), m))
+        for _ in range(rng.randrange(0, 48)):
+            state = apply(state, decide("heuristic" if m % 2 else "random", player_view(state, state.turn), m))
+        if state.deal_number == 1:
+            yield state
 
 
 def shuffled_twin(state: MatchState, seat: int, rng: random.Random) -> MatchState:

@@ -20,6 +20,7 @@ from engine.bots.sampler import sample_worlds
 from engine.rules import DealInPlay
 from tests.engine.kernel import KERNEL as _kernel
 from tests.engine.kernel import needs_kernel
+from tests.engine.positions import into_first_deal
 
 pytestmark = needs_kernel
 
@@ -28,14 +29,7 @@ def _positions(n: int) -> list[tuple[list[int], list[int], int, list[int], list[
     """Sampled worlds part-way through real deals: (hands, pub, leader, trick, won, first)."""
     rng = random.Random(5)
     out = []
-    for m in range(n):
-        state = new_match(f"kernel-{m}")
-        while state.phase == "bidding":
-            state = apply(state, decide("heuristic", player_view(state, state.turn), m))
-        for _ in range(rng.randrange(0, 48)):
-            state = apply(state, decide("heuristic" if m % 2 else "random", player_view(state, state.turn), m))
-        if state.deal_number != 1:
-            continue
+    for state in into_first_deal("kernel", n, rng):
         view = player_view(state, state.turn)
         kn = knowledge(view)
         for hands, _ in sample_worlds(kn, view.bids, 3, rng):

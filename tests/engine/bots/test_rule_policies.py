@@ -31,6 +31,7 @@ from engine.bots.styles import CAUTIOUS, GREEDY, LENGTH, NAMED, draw_named_polic
 from engine.cards import mask_cards
 from engine.rules import DealInPlay
 from tests.engine.kernel import KERNEL, needs_kernel
+from tests.engine.positions import into_first_deal
 
 RULES = (CHEAP_RULE, LENGTH_RULE, OVERTAKE_RULE)
 
@@ -101,14 +102,7 @@ def _worlds(n: int) -> list[tuple[list[int], list[int], int, list[int], list[int
     """True hands part-way through real deals: (hands, pub, leader, trick, won, first)."""
     rng = random.Random(8)
     out = []
-    for m in range(n):
-        state = new_match(f"rule-kernel-{m}")
-        while state.phase == "bidding":
-            state = apply(state, decide("heuristic", player_view(state, state.turn), m))
-        for _ in range(rng.randrange(0, 48)):
-            state = apply(state, decide("heuristic" if m % 2 else "random", player_view(state, state.turn), m))
-        if state.deal_number != 1:
-            continue
+    for state in into_first_deal("rule-kernel", n, rng):
         view = player_view(state, state.turn)
         out.append(
             (
