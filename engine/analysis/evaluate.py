@@ -119,6 +119,15 @@ class _Tally:
         else:
             self.score[choice] += weight * deal_score(bids[me], won[me])
 
+    def put(self, choices: Sequence[int], weight: float, sums: Sequence[float]) -> None:
+        """The kernel's tally of every world (``card_values``/``bid_values``): the same sums as ``add``'s."""
+        self.weight = weight
+        (self.win if self.last else self.score).update(zip(choices, sums, strict=True))
+
+    def totals_if_last(self) -> list[int] | None:
+        """What the kernel's tally needs to value the fifth deal by the match win (None before it)."""
+        return list(self.totals) if self.last else None
+
     def valuation(self, kind: str, classes: dict[int, tuple[int, ...]], worlds: int) -> Valuation:
         w = self.weight or 1.0
         if self.last:
@@ -137,15 +146,10 @@ def value_cards(view: PlayerView, candidates: Sequence[int], worlds: int, rng: r
     bids = [b or 0 for b in view.bids]
     tally = _Tally(me, view, candidates)
     first = view.first_trick
-    if native.KERNEL is not None:  # every play-out in one call; the same tricks as play_out_after's
-        flat = native.KERNEL.card_play_outs(sampled, me, candidates, kn.public, view.trick_leader, view.trick,
-                                            view.tricks_won, bids, first)
-        at = 0
-        for _, weight in sampled:
-            tally.weight += weight
-            for c in candidates:
-                tally.add(c, bids, flat[at:at + 4], weight)
-                at += 4
+    if native.KERNEL is not None:  # every play-out and its tally in one call; the same sums as the loop below
+        weight, sums = native.KERNEL.card_values(sampled, me, candidates, kn.public, view.trick_leader, view.trick,
+                                                 view.tricks_won, bids, first, tally.totals_if_last())
+        tally.put(candidates, weight, sums)
         return tally.valuation("card", {c: (c,) for c in candidates}, worlds)
     for hands, weight in sampled:
         tally.weight += weight
@@ -208,15 +212,15 @@ def value_bids(view: PlayerView, candidates: Sequence[int], worlds: int, rng: ra
     leader = (view.dealer + 1) % 4
     tally = _Tally(me, view, candidates)
     deals = bid_deals(view, worlds, rng)
-    flat = native.KERNEL.bid_play_outs(deals, me, candidates, leader) if native.KERNEL is not None else None
-    at = 0
+    if native.KERNEL is not None:  # every play-out and its tally in one call; the same sums as the loop below
+        weight, sums = native.KERNEL.bid_values(deals, me, candidates, leader, tally.totals_if_last())
+        tally.put(candidates, weight, sums)
+        return tally.valuation("bid", {b: (b,) for b in candidates}, worlds)
     for hands, bids, weight in deals:
         tally.weight += weight
         for b in candidates:
             bids[me] = b
-            won = flat[at:at + 4] if flat else play_out(hands, UNKNOWN, leader, [], [0, 0, 0, 0], bids, True)
-            tally.add(b, bids, won, weight)
-            at += 4
+            tally.add(b, bids, play_out(hands, UNKNOWN, leader, [], [0, 0, 0, 0], bids, True), weight)
     return tally.valuation("bid", {b: (b,) for b in candidates}, worlds)
 
 

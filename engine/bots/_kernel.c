@@ -1496,11 +1496,41 @@ static int world_hands(PyObject *world, mask *hands, int *bids) {
     return bids ? read_ints4(PyTuple_GET_ITEM(world, 1), bids, "bids") : 0;
 }
 
-/* Finish the deal (finish(), every seat by its policy) and append its tricks won to ``out``; -1 with an exception. */
-static int finish_into(PyObject *out, deal_in_play *d, mask *pub, const int *bids) {
+/* A review's weighted means in the making (engine/analysis/evaluate.py's _Tally): per choice, the sum of weight ×
+ * the deal's score in tenths, or in the fifth deal weight × the share of the match win; and the sum of the weights.
+ * The same double operations in the same order as the Python, so the sums are the same to the last bit. */
+typedef struct {
+    int me, last, totals[4];
+    double weight, sums[13];
+} tally;
+
+static int deal_score_tenths(int bid, int won) { return won >= bid ? bid * 10 + (won - bid) : -bid * 10; }
+
+static void tally_add(tally *t, int choice, const int *bids, const int *won, double weight) {
+    if (!t->last) {
+        t->sums[choice] += weight * (double)deal_score_tenths(bids[t->me], won[t->me]);
+        return;
+    }
+    int finals[4], top = 0, count = 0;
+    for (int q = 0; q < 4; q++) {
+        finals[q] = t->totals[q] + deal_score_tenths(bids[q], won[q]);
+        if (q == 0 || finals[q] > top) top = finals[q];
+    }
+    for (int q = 0; q < 4; q++) count += finals[q] == top;
+    t->sums[choice] += weight * (finals[t->me] == top ? 1.0 / count : 0.0);
+}
+
+/* Finish the deal (finish(), every seat by its policy), then append its tricks won to ``out`` or, with a tally, add
+ * them to choice ``choice``'s sum; -1 with an exception. */
+static int finish_into(PyObject *out, tally *t, int choice, double weight, deal_in_play *d, mask *pub,
+                       const int *bids) {
     if (finish(d, pub, bids, NULL, 0) < 0) {
         PyErr_SetString(PyExc_ValueError, "hands of unequal size");
         return -1;
+    }
+    if (t) {
+        tally_add(t, choice, bids, d->won, weight);
+        return 0;
     }
     for (int q = 0; q < 4; q++) {
         PyObject *v = PyLong_FromLong(d->won[q]);
@@ -1510,13 +1540,44 @@ static int finish_into(PyObject *out, deal_in_play *d, mask *pub, const int *bid
     return 0;
 }
 
+/* The tally's answer: (sum of the weights, [sum per choice]). */
+static PyObject *tally_result(const tally *t, int n) {
+    PyObject *sums = PyList_New(n);
+    if (!sums) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *v = PyFloat_FromDouble(t->sums[i]);
+        if (!v) { Py_DECREF(sums); return NULL; }
+        PyList_SET_ITEM(sums, i, v);
+    }
+    return Py_BuildValue("(dN)", t->weight, sums);
+}
+
+/* ``totals`` of card_values/bid_values: None (deals 1 to 4: the deal's score) or the four totals before the
+ * fifth deal (the share of the match win). */
+static int tally_start(tally *t, int me, PyObject *totals) {
+    memset(t, 0, sizeof *t);
+    t->me = me;
+    if (totals == Py_None) return 0;
+    t->last = 1;
+    return read_ints4(totals, t->totals, "totals");
+}
+
+/* A world's weight: the last item of sample_worlds' (hands, weight) and bid_worlds' (hands, bids, weight). */
+static int world_weight(PyObject *world, double *weight) {
+    *weight = PyFloat_AsDouble(PyTuple_GET_ITEM(world, PyTuple_GET_SIZE(world) - 1));
+    return *weight == -1.0 && PyErr_Occurred() ? -1 : 0;
+}
+
 /* card_play_outs(worlds, me, cards, pub, leader, trick, won, bids, first): playout.play_out_after of every card in
- * every world. */
-static PyObject *py_card_play_outs(PyObject *self, PyObject *args) {
-    PyObject *wo, *co, *po, *to, *wno, *bo;
+ * every world; card_values(..., first, totals): the same play-outs summed as the review's tally sums them. */
+static PyObject *card_outs(PyObject *args, int tallied) {
+    PyObject *wo, *co, *po, *to, *wno, *bo, *totals = Py_None;
     int me, leader, first, cards[13], trick[4], won[4], bids[4];
     mask pub[4], hands[4];
-    if (!PyArg_ParseTuple(args, "OiOOiOOOp", &wo, &me, &co, &po, &leader, &to, &wno, &bo, &first)) return NULL;
+    tally t, *tp = tallied ? &t : NULL;
+    if (!PyArg_ParseTuple(args, tallied ? "OiOOiOOOpO" : "OiOOiOOOp", &wo, &me, &co, &po, &leader, &to, &wno, &bo,
+                          &first, &totals))
+        return NULL;
     int nc = read_ints(co, cards, 13, "cards");
     if (nc < 0 || check_cards(cards, nc) < 0 || read_masks(po, pub, "pub") < 0) return NULL;
     int n = read_ints(to, trick, 3, "trick");
@@ -1526,12 +1587,16 @@ static PyObject *py_card_play_outs(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "me must be the seat to play");
         return NULL;
     }
+    if (tp && tally_start(tp, me, totals) < 0) return NULL;
     PyObject *fast = PySequence_Fast(wo, "worlds");
     if (!fast) return NULL;
-    PyObject *out = PyList_New(0);
-    if (!out) { Py_DECREF(fast); return NULL; }
+    PyObject *out = tp ? NULL : PyList_New(0);
+    if (!tp && !out) { Py_DECREF(fast); return NULL; }
     for (Py_ssize_t w = 0; w < PySequence_Fast_GET_SIZE(fast); w++) {
-        if (world_hands(PySequence_Fast_GET_ITEM(fast, w), hands, NULL) < 0) goto fail;
+        PyObject *world = PySequence_Fast_GET_ITEM(fast, w);
+        double weight = 0.0;
+        if (world_hands(world, hands, NULL) < 0 || (tp && world_weight(world, &weight) < 0)) goto fail;
+        if (tp) tp->weight += weight;
         for (int i = 0; i < nc; i++) {
             if (!(hands[me] >> cards[i] & 1)) { PyErr_SetString(PyExc_ValueError, "a card not in the hand"); goto fail; }
             mask p[4] = {pub[0], pub[1], pub[2], pub[3]};
@@ -1539,48 +1604,59 @@ static PyObject *py_card_play_outs(PyObject *self, PyObject *args) {
             deal_in_play d;
             deal_start(&d, hands, leader, trick, n, won, first);
             deal_play(&d, cards[i]);
-            if (finish_into(out, &d, p, bids) < 0) goto fail;
+            if (finish_into(out, tp, i, weight, &d, p, bids) < 0) goto fail;
         }
     }
     Py_DECREF(fast);
-    return out;
+    return tp ? tally_result(tp, nc) : out;
 fail:
     Py_DECREF(fast);
-    Py_DECREF(out);
+    Py_XDECREF(out);
     return NULL;
 }
 
+static PyObject *py_card_play_outs(PyObject *self, PyObject *args) { return card_outs(args, 0); }
+static PyObject *py_card_values(PyObject *self, PyObject *args) { return card_outs(args, 1); }
+
 /* bid_play_outs(deals, me, bids, leader): playout.play_out of a deal from its first card (nothing read yet) for
- * each bid of ``me`` in every deal of bid_worlds. */
-static PyObject *py_bid_play_outs(PyObject *self, PyObject *args) {
-    PyObject *wo, *co;
+ * each bid of ``me`` in every deal of bid_worlds; bid_values(..., leader, totals): the same summed as the tally does. */
+static PyObject *bid_outs(PyObject *args, int tallied) {
+    PyObject *wo, *co, *totals = Py_None;
     int me, leader, cands[13], bids[4], zero[4] = {0, 0, 0, 0};
     mask hands[4];
-    if (!PyArg_ParseTuple(args, "OiOi", &wo, &me, &co, &leader)) return NULL;
+    tally t, *tp = tallied ? &t : NULL;
+    if (!PyArg_ParseTuple(args, tallied ? "OiOiO" : "OiOi", &wo, &me, &co, &leader, &totals)) return NULL;
     int nc = read_ints(co, cands, 13, "bids");
     if (nc < 0) return NULL;
     if (me < 0 || me > 3 || leader < 0 || leader > 3) { PyErr_SetString(PyExc_ValueError, "a seat is 0..3"); return NULL; }
+    if (tp && tally_start(tp, me, totals) < 0) return NULL;
     PyObject *fast = PySequence_Fast(wo, "deals");
     if (!fast) return NULL;
-    PyObject *out = PyList_New(0);
-    if (!out) { Py_DECREF(fast); return NULL; }
+    PyObject *out = tp ? NULL : PyList_New(0);
+    if (!tp && !out) { Py_DECREF(fast); return NULL; }
     for (Py_ssize_t w = 0; w < PySequence_Fast_GET_SIZE(fast); w++) {
-        if (world_hands(PySequence_Fast_GET_ITEM(fast, w), hands, bids) < 0) goto fail;
+        PyObject *world = PySequence_Fast_GET_ITEM(fast, w);
+        double weight = 0.0;
+        if (world_hands(world, hands, bids) < 0 || (tp && world_weight(world, &weight) < 0)) goto fail;
+        if (tp) tp->weight += weight;
         for (int i = 0; i < nc; i++) {
             mask p[4] = {SPADES | NON_SPADES, SPADES | NON_SPADES, SPADES | NON_SPADES, SPADES | NON_SPADES};
             bids[me] = cands[i];
             deal_in_play d;
             deal_start(&d, hands, leader, NULL, 0, zero, 1);
-            if (finish_into(out, &d, p, bids) < 0) goto fail;
+            if (finish_into(out, tp, i, weight, &d, p, bids) < 0) goto fail;
         }
     }
     Py_DECREF(fast);
-    return out;
+    return tp ? tally_result(tp, nc) : out;
 fail:
     Py_DECREF(fast);
-    Py_DECREF(out);
+    Py_XDECREF(out);
     return NULL;
 }
+
+static PyObject *py_bid_play_outs(PyObject *self, PyObject *args) { return bid_outs(args, 0); }
+static PyObject *py_bid_values(PyObject *self, PyObject *args) { return bid_outs(args, 1); }
 
 static PyMethodDef methods[] = {
     {"knowledge_limited_card", py_knowledge_limited_card, METH_VARARGS,
@@ -1607,6 +1683,10 @@ static PyMethodDef methods[] = {
      "card_play_outs(worlds, me, cards, pub, leader, trick, won, bids, first) -> [tricks won, 4 per world and card]"},
     {"bid_play_outs", py_bid_play_outs, METH_VARARGS,
      "bid_play_outs(deals, me, bids, leader) -> [tricks won, 4 per deal and bid]"},
+    {"card_values", py_card_values, METH_VARARGS,
+     "card_values(worlds, me, cards, pub, leader, trick, won, bids, first, totals) -> (weight, [sum per card])"},
+    {"bid_values", py_bid_values, METH_VARARGS,
+     "bid_values(deals, me, bids, leader, totals) -> (weight, [sum per bid])"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -38,3 +38,11 @@ def card_play_outs(
 def bid_play_outs(
     deals: Sequence[tuple[Sequence[int], Sequence[int], float]], me: int, bids: Sequence[int], leader: int,
 ) -> list[int]: ...
+def card_values(
+    worlds: Sequence[tuple[Sequence[int], float]], me: int, cards: Sequence[int], pub: Sequence[int], leader: int,
+    trick: Sequence[int], won: Sequence[int], bids: Sequence[int], first: bool, totals: Sequence[int] | None,
+) -> tuple[float, list[float]]: ...
+def bid_values(
+    deals: Sequence[tuple[Sequence[int], Sequence[int], float]], me: int, bids: Sequence[int], leader: int,
+    totals: Sequence[int] | None,
+) -> tuple[float, list[float]]: ...

@@ -17,7 +17,7 @@ import pytest
 
 from engine import apply, new_match, player_view
 from engine.analysis import review
-from engine.analysis.evaluate import UNKNOWN, bid_deals, py_bid_deals
+from engine.analysis.evaluate import UNKNOWN, bid_deals, evaluate, py_bid_deals
 from engine.bots import decide, native
 from engine.bots.inference import BID_SIGMA, knowledge
 from engine.bots.playout import play_out, play_out_after
@@ -121,6 +121,19 @@ def test_the_review_play_outs_are_play_out_after_and_play_out() -> None:
         assert flat == want
         checked += len(want)
     assert checked > 2000
+
+
+def test_the_review_tallies_are_the_python_sums_to_the_last_bit(monkeypatch: Any) -> None:
+    """``card_values``/``bid_values`` sum the play-outs in C as ``_Tally.add`` does: the deal's score in deals 1
+    to 4, the share of the match win (ties shared) in the fifth; compared as exact floats, fifth deals included."""
+    views = _views(40) + _bid_views(10)
+    fifth = [v for v in views if v.deal_number == 5]
+    assert len(fifth) >= 5 and any(v.legal_bids for v in fifth) and any(not v.legal_bids for v in fifth)
+    fast = [evaluate(view, 24, _rng(i)) for i, view in enumerate(views)]
+    monkeypatch.setattr(native, "KERNEL", None)
+    slow = [evaluate(view, 24, _rng(i)) for i, view in enumerate(views)]
+    assert [(v.values, v.win) for v in fast] == [(v.values, v.win) for v in slow]
+    assert sum(len(v.values) for v in fast) > 150
 
 
 def test_a_review_is_the_same_with_and_without_the_kernel(monkeypatch: Any) -> None:
