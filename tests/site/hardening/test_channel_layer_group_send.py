@@ -5,6 +5,7 @@ test's own: every member gets it once, in one Redis command for an empty group a
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from typing import Any
 
@@ -115,5 +116,79 @@ def test_a_message_popped_as_its_receiver_closes_reaches_its_socket(own_redis: O
         except TimeoutError:
             return
         raise AssertionError(f"the message came twice: {extra}")
+
+    asyncio.run(asyncio.wait_for(scenario(), 30))
+
+
+def test_members_of_the_sending_process_get_it_without_a_trip_through_redis(
+        own_redis: OwnRedis, monkeypatch: Any) -> None:  # noqa: F811
+    """A person's card and the bots' answer are written by the process holding the person's socket: its members get
+    the message straight in their buffers (the members still read from Redis, nothing pushed or popped for them),
+    while members of other processes still get it through Redis, once."""
+    here, there = _layer(own_redis.url), _layer(own_redis.url)
+    sent = Sent(monkeypatch)
+    client = redis.Redis.from_url(own_redis.url)
+
+    async def scenario() -> None:
+        a, b, c = await here.new_channel(), await here.new_channel(), await there.new_channel()
+        for channel in (a, b):
+            await here.group_add("table", channel)
+        mark = len(sent.names)
+        await here.group_send("table", {"type": "match.updated", "seq": 8, "actions": [["QH"]]})
+        assert sent.since(mark) == ["EVAL"]  # the members; no push
+        for channel in (a, b):
+            got = await asyncio.wait_for(here.receive(channel), 5)
+            assert got == {"type": "match.updated", "seq": 8, "actions": [["QH"]]}
+        assert client.keys("asgispecific.*") == []  # nothing was left in Redis for this process either
+
+        await there.group_add("table", c)
+        mark = len(sent.names)
+        await here.group_send("table", {"type": "match.updated", "seq": 9})
+        assert sent.since(mark) == ["EVAL", "EVAL"]  # the members, then the push to the other process only
+        assert await asyncio.wait_for(there.receive(c), 5) == {"type": "match.updated", "seq": 9}
+        for channel in (a, b):
+            assert await asyncio.wait_for(here.receive(channel), 5) == {"type": "match.updated", "seq": 9}
+        for layer, channel in ((here, a), (here, b), (there, c)):  # once each
+            try:
+                extra = await asyncio.wait_for(layer.receive(channel), 0.3)
+            except TimeoutError:
+                continue
+            raise AssertionError(f"{channel} got a second message: {extra}")
+
+        # a socket that left the group here gets nothing, even while Redis still lists it (a leave under way)
+        await here.group_discard("table", b)
+        client.zadd("asgi:group:table", {b: time.time()})
+        await here.group_send("table", {"type": "match.updated", "seq": 10})
+        assert await asyncio.wait_for(here.receive(a), 5) == {"type": "match.updated", "seq": 10}
+        try:
+            extra = await asyncio.wait_for(here.receive(b), 0.3)
+        except TimeoutError:
+            return
+        raise AssertionError(f"a channel out of the group got {extra}")
+
+    asyncio.run(asyncio.wait_for(scenario(), 30))
+
+
+def test_a_socket_holding_the_pop_is_woken_by_a_message_sent_from_another_thread(own_redis: OwnRedis) -> None:  # noqa: F811
+    """Web processes send group messages from a loop of their own (``games.platform.outbox``), on another thread
+    than the sockets'. The socket whose receive holds the process's pop waits on Redis, where nothing comes: the
+    message delivered to its buffer wakes it, and the pop goes on for the messages that do come through Redis."""
+    layer = _layer(own_redis.url)
+    other = _layer(own_redis.url)  # another process, sending through Redis
+
+    async def scenario() -> None:
+        holder, waiter = await layer.new_channel(), await layer.new_channel()
+        await layer.group_add("table", holder)
+        await layer.group_add("tabs", waiter)
+        first = asyncio.create_task(layer.receive(holder))  # first in: it holds the pop
+        await asyncio.sleep(0.2)
+        second = asyncio.create_task(layer.receive(waiter))
+        await asyncio.sleep(0.2)
+        sender = threading.Thread(target=lambda: asyncio.run(layer.group_send("table", {"type": "mine", "seq": 1})))
+        sender.start()
+        await asyncio.to_thread(sender.join)
+        assert await asyncio.wait_for(first, 5) == {"type": "mine", "seq": 1}
+        await other.send(waiter, {"type": "through.redis"})  # the pop, now held by the other socket, gets it
+        assert await asyncio.wait_for(second, 5) == {"type": "through.redis"}
 
     asyncio.run(asyncio.wait_for(scenario(), 30))
