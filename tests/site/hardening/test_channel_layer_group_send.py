@@ -20,6 +20,15 @@ def _layer(url: str, **config: Any) -> BlockingPoolChannelLayer:
     return BlockingPoolChannelLayer(hosts=[{"address": url}], **config)
 
 
+async def nothing_more(layer: BlockingPoolChannelLayer, channel: str, why: str, wait: float = 0.3) -> None:
+    """``channel`` gets no message within ``wait`` seconds (``why`` says what one would mean)."""
+    try:
+        extra = await asyncio.wait_for(layer.receive(channel), wait)
+    except TimeoutError:
+        return
+    raise AssertionError(f"{channel}: {why}: {extra}")
+
+
 class Sent:
     """The commands the layer's Redis clients send (a script is one), by name."""
 
@@ -54,11 +63,7 @@ def test_every_member_gets_the_message_once_in_two_commands(own_redis: OwnRedis,
             assert got == {"type": "match.updated", "seq": 7}
         # once each: nothing more for anyone
         for layer, channel in ((here, a), (here, b), (there, c)):
-            try:
-                extra = await asyncio.wait_for(layer.receive(channel), 0.3)
-            except TimeoutError:
-                continue
-            raise AssertionError(f"{channel} got a second message: {extra}")
+            await nothing_more(layer, channel, "a second message")
 
         mark = len(sent.names)
         await here.group_send("nobody-watches", {"type": "watch.updated"})
@@ -111,11 +116,7 @@ def test_a_message_popped_as_its_receiver_closes_reaches_its_socket(own_redis: O
         holder.cancel()  # the socket holding the pop closes
         got = await asyncio.wait_for(waiter, 5)
         assert got == {"type": "match.updated", "seq": 273}
-        try:
-            extra = await asyncio.wait_for(layer.receive(staying), 0.5)
-        except TimeoutError:
-            return
-        raise AssertionError(f"the message came twice: {extra}")
+        await nothing_more(layer, staying, "the message came twice", 0.5)
 
     asyncio.run(asyncio.wait_for(scenario(), 30))
 
@@ -149,22 +150,14 @@ def test_members_of_the_sending_process_get_it_without_a_trip_through_redis(
         for channel in (a, b):
             assert await asyncio.wait_for(here.receive(channel), 5) == {"type": "match.updated", "seq": 9}
         for layer, channel in ((here, a), (here, b), (there, c)):  # once each
-            try:
-                extra = await asyncio.wait_for(layer.receive(channel), 0.3)
-            except TimeoutError:
-                continue
-            raise AssertionError(f"{channel} got a second message: {extra}")
+            await nothing_more(layer, channel, "a second message")
 
         # a socket that left the group here gets nothing, even while Redis still lists it (a leave under way)
         await here.group_discard("table", b)
         client.zadd("asgi:group:table", {b: time.time()})
         await here.group_send("table", {"type": "match.updated", "seq": 10})
         assert await asyncio.wait_for(here.receive(a), 5) == {"type": "match.updated", "seq": 10}
-        try:
-            extra = await asyncio.wait_for(here.receive(b), 0.3)
-        except TimeoutError:
-            return
-        raise AssertionError(f"a channel out of the group got {extra}")
+        await nothing_more(here, b, "out of the group, yet it got")
 
     asyncio.run(asyncio.wait_for(scenario(), 30))
 
