@@ -1619,44 +1619,123 @@ static PyObject *py_card_play_outs(PyObject *self, PyObject *args) { return card
 static PyObject *py_card_values(PyObject *self, PyObject *args) { return card_outs(args, 1); }
 
 /* bid_play_outs(deals, me, bids, leader): playout.play_out of a deal from its first card (nothing read yet) for
- * each bid of ``me`` in every deal of bid_worlds; bid_values(..., leader, totals): the same summed as the tally does. */
-static PyObject *bid_outs(PyObject *args, int tallied) {
-    PyObject *wo, *co, *totals = Py_None;
+ * each bid of ``me`` in every deal of bid_worlds, one by one (bid_values plays them together). */
+static PyObject *py_bid_play_outs(PyObject *self, PyObject *args) {
+    PyObject *wo, *co;
     int me, leader, cands[13], bids[4], zero[4] = {0, 0, 0, 0};
     mask hands[4];
-    tally t, *tp = tallied ? &t : NULL;
-    if (!PyArg_ParseTuple(args, tallied ? "OiOiO" : "OiOi", &wo, &me, &co, &leader, &totals)) return NULL;
+    if (!PyArg_ParseTuple(args, "OiOi", &wo, &me, &co, &leader)) return NULL;
     int nc = read_ints(co, cands, 13, "bids");
     if (nc < 0) return NULL;
     if (me < 0 || me > 3 || leader < 0 || leader > 3) { PyErr_SetString(PyExc_ValueError, "a seat is 0..3"); return NULL; }
-    if (tp && tally_start(tp, me, totals) < 0) return NULL;
     PyObject *fast = PySequence_Fast(wo, "deals");
     if (!fast) return NULL;
-    PyObject *out = tp ? NULL : PyList_New(0);
-    if (!tp && !out) { Py_DECREF(fast); return NULL; }
+    PyObject *out = PyList_New(0);
+    if (!out) { Py_DECREF(fast); return NULL; }
     for (Py_ssize_t w = 0; w < PySequence_Fast_GET_SIZE(fast); w++) {
-        PyObject *world = PySequence_Fast_GET_ITEM(fast, w);
-        double weight = 0.0;
-        if (world_hands(world, hands, bids) < 0 || (tp && world_weight(world, &weight) < 0)) goto fail;
-        if (tp) tp->weight += weight;
+        if (world_hands(PySequence_Fast_GET_ITEM(fast, w), hands, bids) < 0) goto fail;
         for (int i = 0; i < nc; i++) {
             mask p[4] = {SPADES | NON_SPADES, SPADES | NON_SPADES, SPADES | NON_SPADES, SPADES | NON_SPADES};
             bids[me] = cands[i];
             deal_in_play d;
             deal_start(&d, hands, leader, NULL, 0, zero, 1);
-            if (finish_into(out, tp, i, weight, &d, p, bids) < 0) goto fail;
+            if (finish_into(out, NULL, i, 0.0, &d, p, bids) < 0) goto fail;
         }
     }
     Py_DECREF(fast);
-    return tp ? tally_result(tp, nc) : out;
+    return out;
 fail:
     Py_DECREF(fast);
-    Py_XDECREF(out);
+    Py_DECREF(out);
     return NULL;
 }
 
-static PyObject *py_bid_play_outs(PyObject *self, PyObject *args) { return bid_outs(args, 0); }
-static PyObject *py_bid_values(PyObject *self, PyObject *args) { return bid_outs(args, 1); }
+
+/* bid_values' play-outs of one deal for the candidate bids of ``me`` in ``set`` (bits over ``cands``), played
+ * together while they lead to the same cards.  knowledge_limited_card reads a seat's bid only as "still needs
+ * tricks it can take": 0 < bid - won <= the cards in the deciding seat's hand (GREEDY_BID is above 13 and no
+ * rule style plays in a review).  So at each step the candidates fall into at most two readings; where the two
+ * readings lead to different cards the set forks, and each bid still ends with the tricks its own play-out
+ * (bid_play_outs) gives.  Each bid's result goes to the tally under its own index. */
+static int finish_bids(deal_in_play *d, mask *pub, int *bids, int me, const int *cands, unsigned set, tally *t,
+                       double weight) {
+    for (int guard = 0; guard < 52 && !deal_over(d); guard++) {
+        int seat = deal_to_play(d);
+        mask legal = deal_legal(d);
+        if (!legal) {
+            PyErr_SetString(PyExc_ValueError, "hands of unequal size");
+            return -1;
+        }
+        int left = popcount(d->hands[seat]);
+        unsigned needs = 0;
+        for (unsigned rest = set; rest; rest &= rest - 1) {
+            int i = __builtin_ctz(rest), need = cands[i] - d->won[me];
+            if (0 < need && need <= left) needs |= 1u << i;
+        }
+        unsigned others = set & ~needs;
+        bids[me] = cands[__builtin_ctz(needs ? needs : others)];
+        int c = policy_card(d->hands, pub, seat, d->leader, d->trick, d->n, d->won, bids, d->first);
+        if (needs && others) {
+            bids[me] = cands[__builtin_ctz(others)];
+            int c2 = policy_card(d->hands, pub, seat, d->leader, d->trick, d->n, d->won, bids, d->first);
+            if (c2 != c) {  /* the bids that read "made or out of reach" go on apart, from a copy of the deal */
+                deal_in_play d2 = *d;
+                mask pub2[4] = {pub[0], pub[1], pub[2], pub[3]};
+                pub2[seat] &= ~forbidden_by_play(d2.trick, d2.n, c2, d2.first);
+                deal_play(&d2, c2);
+                if (finish_bids(&d2, pub2, bids, me, cands, others, t, weight) < 0) return -1;
+                set = needs;
+            }
+        }
+        pub[seat] &= ~forbidden_by_play(d->trick, d->n, c, d->first);
+        deal_play(d, c);
+    }
+    for (unsigned rest = set; rest; rest &= rest - 1) {
+        int i = __builtin_ctz(rest);
+        bids[me] = cands[i];
+        tally_add(t, i, bids, d->won, weight);
+    }
+    return 0;
+}
+
+/* bid_values(deals, me, bids, leader, totals): bid_play_outs' tricks summed as the review's tally sums them, each
+ * deal's bids played out together while they lead to the same cards (finish_bids). */
+static PyObject *py_bid_values(PyObject *self, PyObject *args) {
+    PyObject *wo, *co, *totals;
+    int me, leader, cands[13], bids[4], zero[4] = {0, 0, 0, 0};
+    mask hands[4];
+    tally t;
+    if (!PyArg_ParseTuple(args, "OiOiO", &wo, &me, &co, &leader, &totals)) return NULL;
+    int nc = read_ints(co, cands, 13, "bids");
+    if (nc < 0) return NULL;
+    if (me < 0 || me > 3 || leader < 0 || leader > 3) { PyErr_SetString(PyExc_ValueError, "a seat is 0..3"); return NULL; }
+    for (int i = 0; i < nc; i++)
+        if (cands[i] < 1 || cands[i] > 13) { PyErr_SetString(PyExc_ValueError, "a bid is 1..13"); return NULL; }
+    if (tally_start(&t, me, totals) < 0) return NULL;
+    PyObject *fast = PySequence_Fast(wo, "deals");
+    if (!fast) return NULL;
+    for (Py_ssize_t w = 0; w < PySequence_Fast_GET_SIZE(fast); w++) {
+        PyObject *world = PySequence_Fast_GET_ITEM(fast, w);
+        double weight;
+        if (world_hands(world, hands, bids) < 0 || world_weight(world, &weight) < 0) goto fail;
+        for (int q = 0; q < 4; q++)
+            if (q != me && (bids[q] < 0 || bids[q] >= GREEDY_BID)) {
+                PyErr_SetString(PyExc_ValueError, "a dealt bid is 0..13");
+                goto fail;
+            }
+        t.weight += weight;
+        mask p[4] = {SPADES | NON_SPADES, SPADES | NON_SPADES, SPADES | NON_SPADES, SPADES | NON_SPADES};
+        deal_in_play d;
+        deal_start(&d, hands, leader, NULL, 0, zero, 1);
+        if (finish_bids(&d, p, bids, me, cands, nc ? (1u << nc) - 1 : 0, &t, weight) < 0) goto fail;
+    }
+    Py_DECREF(fast);
+    return tally_result(&t, nc);
+fail:
+    Py_DECREF(fast);
+    return NULL;
+}
+
 
 static PyMethodDef methods[] = {
     {"knowledge_limited_card", py_knowledge_limited_card, METH_VARARGS,
