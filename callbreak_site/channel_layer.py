@@ -68,6 +68,7 @@ class BlockingPoolChannelLayer(RedisChannelLayer):  # type: ignore[misc]
         self._receive_failures = 0
         self._pop: asyncio.Task[Any] | None = None  # this process's pop, while a socket waits on it (or none does)
         self._wake: asyncio.Future[None] | None = None  # set when a local message arrives for the pop's holder
+        self._missed = False  # a local message arrived while no receive waited on the pop (see receive_single)
 
     async def receive_single(self, channel: str) -> Any:
         """The next message of this process's channels, popped by a task of its own, or ``([], None)`` when a
@@ -80,7 +81,9 @@ class BlockingPoolChannelLayer(RedisChannelLayer):  # type: ignore[misc]
         started it: the next receive takes it over (still one pop at a time, in order), and one that ends while
         no socket waits puts its message in the receive buffer, as a receive would. A socket holding the pop is
         woken by a message delivered here without Redis (its own may be among them); the pop goes on for the
-        next receive."""
+        next receive. A socket that took the receive lock just as such a message reached its buffer had checked
+        the buffer before: it returns at once to look again (a receive's lock is taken in one step, its buffer
+        checked in an earlier one)."""
         if "!" not in channel:
             return await super().receive_single(channel)
         if self._pop is not None and self._pop.get_loop() is not asyncio.get_running_loop():
@@ -89,6 +92,10 @@ class BlockingPoolChannelLayer(RedisChannelLayer):  # type: ignore[misc]
             self._pop = asyncio.ensure_future(super().receive_single(channel))
         pop = self._pop
         pop.remove_done_callback(self._orphaned)  # taken over: its message comes back here, not through the buffer
+        if self._missed and not pop.done():  # it may be this socket's own, put in its buffer as it took the lock
+            self._missed = False
+            pop.add_done_callback(self._orphaned)
+            return [], None
         wake = asyncio.get_running_loop().create_future()
         self._wake = wake
         try:
@@ -262,6 +269,8 @@ class BlockingPoolChannelLayer(RedisChannelLayer):  # type: ignore[misc]
         wake = self._wake
         if wake is not None and not wake.done():
             wake.set_result(None)
+        else:  # the socket about to hold the pop may have checked its buffer before this came: it looks again
+            self._missed = True
 
     # --- group memberships, kept through a Redis restart ---------------------------------------------------
 

@@ -185,3 +185,28 @@ def test_a_socket_holding_the_pop_is_woken_by_a_message_sent_from_another_thread
         assert await asyncio.wait_for(second, 5) == {"type": "through.redis"}
 
     asyncio.run(asyncio.wait_for(scenario(), 30))
+
+
+def test_a_message_reaching_a_socket_as_it_takes_the_receive_lock_is_not_left_waiting(own_redis: OwnRedis) -> None:  # noqa: F811
+    """A socket checks its buffer, then takes the receive lock and waits on the process's pop. A local message put in
+    its buffer between the two (as its lock was granted, before it ran again) woke nobody, and the socket waited on
+    Redis for a message that had already come: a whole match's socket hung in the real-stack suite. It now looks
+    at its buffer again."""
+    layer = _layer(own_redis.url)
+    real = layer.receive_single
+    armed: list[str] = []
+
+    async def entering(channel: str) -> Any:
+        if armed:  # the message arrives exactly as the socket takes the lock
+            layer._arrived(asyncio.get_running_loop(), "table", [armed.pop()], {"type": "match.updated", "seq": 5})
+        return await real(channel)
+
+    layer.receive_single = entering  # type: ignore[method-assign]
+
+    async def scenario() -> None:
+        mine = await layer.new_channel()
+        await layer.group_add("table", mine)
+        armed.append(mine)
+        assert await asyncio.wait_for(layer.receive(mine), 5) == {"type": "match.updated", "seq": 5}
+
+    asyncio.run(asyncio.wait_for(scenario(), 30))
