@@ -267,7 +267,7 @@ class BlockingPoolChannelLayer(RedisChannelLayer):  # type: ignore[misc]
             if group in memberships.joined.get(name, ()):
                 self.receive_buffer[name].put_nowait(message)
         wake = self._wake
-        if wake is not None and not wake.done():
+        if wake is not None and wake.get_loop() is loop and not wake.done():  # not one left by an ended loop
             wake.set_result(None)
         else:  # the socket about to hold the pop may have checked its buffer before this came: it looks again
             self._missed = True

@@ -9,6 +9,7 @@ import threading
 import time
 from typing import Any
 
+import pytest
 import redis
 from redis.asyncio.client import Redis as RedisClient
 
@@ -187,12 +188,19 @@ def test_a_socket_holding_the_pop_is_woken_by_a_message_sent_from_another_thread
     asyncio.run(asyncio.wait_for(scenario(), 30))
 
 
-def test_a_message_reaching_a_socket_as_it_takes_the_receive_lock_is_not_left_waiting(own_redis: OwnRedis) -> None:  # noqa: F811
+@pytest.mark.parametrize("left_by_an_ended_loop", [False, True])
+def test_a_message_reaching_a_socket_as_it_takes_the_receive_lock_is_not_left_waiting(
+        own_redis: OwnRedis, left_by_an_ended_loop: bool) -> None:  # noqa: F811
     """A socket checks its buffer, then takes the receive lock and waits on the process's pop. A local message put in
     its buffer between the two (as its lock was granted, before it ran again) woke nobody, and the socket waited on
     Redis for a message that had already come: a whole match's socket hung in the real-stack suite. It now looks
-    at its buffer again."""
+    at its buffer again, also when a receive of an earlier event loop (a test before) left its wake behind."""
     layer = _layer(own_redis.url)
+    if left_by_an_ended_loop:
+        async def leave() -> None:
+            layer._wake = asyncio.get_running_loop().create_future()
+
+        asyncio.run(leave())
     real = layer.receive_single
     armed: list[str] = []
 
