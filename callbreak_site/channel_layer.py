@@ -17,10 +17,6 @@ sent meanwhile are lost), it adds every remembered membership again and sends ea
 ``{"type": "layer.rejoined"}``, on which its consumer resyncs its client. The watcher backs off while Redis is
 away, and stops when its loop has no memberships left: it runs only where sockets join groups (web processes,
 never Celery workers, which only send), and never with the in-memory layer.
-
-A group's members that are channels of the sending process get the message in their receive buffers, without a
-push to Redis and a pop back (``_deliver_here``): a person's card and the bots' answer are written by the process
-that holds the person's socket.
 """
 
 from __future__ import annotations
@@ -67,39 +63,24 @@ class BlockingPoolChannelLayer(RedisChannelLayer):  # type: ignore[misc]
         self._memberships: dict[asyncio.AbstractEventLoop, _Memberships] = {}
         self._receive_failures = 0
         self._pop: asyncio.Task[Any] | None = None  # this process's pop, while a socket waits on it (or none does)
-        self._wake: asyncio.Future[None] | None = None  # set when a local message arrives for the pop's holder
-        self._missed = False  # a local message arrived while no receive waited on the pop (see receive_single)
 
     async def receive_single(self, channel: str) -> Any:
-        """The next message of this process's channels, popped by a task of its own, or ``([], None)`` when a
-        message sent from this process arrived meanwhile (``_arrived``: it is in its channel's receive buffer).
+        """The next message of this process's channels, popped by a task of its own.
 
         channels_redis pops in the ``receive()`` of whichever socket holds its receive lock. A socket closing (every
         match's end) cancels that receive, and with no backup queue a message Redis had already popped for another
         socket of the process was lost: that person's page waited for a bot's card that never came (the cluster
         bench at think time 0: one or two of ten people stalled a run). The pop now outlives the socket that
         started it: the next receive takes it over (still one pop at a time, in order), and one that ends while
-        no socket waits puts its message in the receive buffer, as a receive would. A socket holding the pop is
-        woken by a message delivered here without Redis (its own may be among them); the pop goes on for the
-        next receive. A socket that took the receive lock just as such a message reached its buffer had checked
-        the buffer before: it returns at once to look again (a receive's lock is taken in one step, its buffer
-        checked in an earlier one)."""
+        no socket waits puts its message in the receive buffer, as a receive would."""
         if "!" not in channel:
             return await super().receive_single(channel)
-        if self._pop is not None and self._pop.get_loop() is not asyncio.get_running_loop():
-            self._pop = None  # left waiting on a loop that has ended (tests run one loop after another)
         if self._pop is None:
             self._pop = asyncio.ensure_future(super().receive_single(channel))
         pop = self._pop
         pop.remove_done_callback(self._orphaned)  # taken over: its message comes back here, not through the buffer
-        if self._missed and not pop.done():  # it may be this socket's own, put in its buffer as it took the lock
-            self._missed = False
-            pop.add_done_callback(self._orphaned)
-            return [], None
-        wake = asyncio.get_running_loop().create_future()
-        self._wake = wake
         try:
-            await asyncio.wait([pop, wake], return_when=asyncio.FIRST_COMPLETED)
+            result = await asyncio.shield(pop)
         except asyncio.CancelledError:
             if pop.done():  # it ended as this receive was cancelled: deliver it here
                 self._pop = None
@@ -108,15 +89,9 @@ class BlockingPoolChannelLayer(RedisChannelLayer):  # type: ignore[misc]
                 pop.add_done_callback(self._orphaned)
             raise
         finally:
-            if self._wake is wake:
-                self._wake = None
-            wake.cancel()
             if pop.done() and self._pop is pop:
                 self._pop = None
-        if not pop.done():  # woken by a local message: the pop waits on for the next receive, or delivers itself
-            pop.add_done_callback(self._orphaned)
-            return [], None
-        return pop.result()
+        return result
 
     def _orphaned(self, pop: asyncio.Task[Any]) -> None:
         """A pop whose socket was cancelled ended: deliver it unless a later receive took it over."""
@@ -213,11 +188,7 @@ class BlockingPoolChannelLayer(RedisChannelLayer):  # type: ignore[misc]
             for i, names in zip(which, found, strict=True):
                 members[i] = [name.decode("utf8") for name in names]
         pushes: dict[int, list[tuple[bytes, bytes, int]]] = {}  # host -> (channel key, message, capacity)
-        for (group, message), names in zip(sends, members, strict=True):
-            here = [name for name in names if self._local(name)]
-            if here:
-                self._deliver_here(group, here, message)
-                names = [name for name in names if not self._local(name)]
+        for (_, message), names in zip(sends, members, strict=True):
             if names:
                 keys_by_host, messages, capacities = self._map_channel_keys_to_connection(names, message)
                 for index, keys in keys_by_host.items():
@@ -229,48 +200,6 @@ class BlockingPoolChannelLayer(RedisChannelLayer):  # type: ignore[misc]
             if over:
                 log.info("%s of %s channel messages over capacity (groups %s)", over, len(items),
                          ", ".join(group for group, _ in sends))
-
-    # --- messages to this process's own channels, without Redis ---------------------------------------------
-    #
-    # A person's card and the bots' answer to it are written by the web process that holds the person's socket (the
-    # socket acts; the bot lane plays on that process's threads), and most of their group's members are that socket
-    # and the person's other pages on the same process. Their messages went to Redis and came back: a push, a pop
-    # and a decode each. A member of this process that is still in the group here gets the message straight in its
-    # receive buffer, on its own event loop; members elsewhere still get it through Redis. The members are still
-    # read from Redis (other processes' sockets are in the group too), so who gets a message is unchanged.
-
-    def _local(self, name: str) -> bool:
-        """A channel this process made (``new_channel``: ``prefix.<client prefix>!id``)."""
-        bang = name.find("!")
-        return bang > 0 and name[:bang].endswith("." + self.client_prefix)
-
-    def _deliver_here(self, group: str, names: list[str], message: dict[str, Any]) -> None:
-        """Put ``message`` in the receive buffers of this process's channels ``names`` still in ``group``, each on
-        the loop it receives on, decoded from its encoding as a pop would (the sender's dict is not shared)."""
-        payload = self.serialize(message)
-        by_loop: dict[asyncio.AbstractEventLoop, list[str]] = {}
-        for loop, memberships in list(self._memberships.items()):
-            for name in names:
-                if group in memberships.joined.get(name, ()):
-                    by_loop.setdefault(loop, []).append(name)
-        for loop, here in by_loop.items():
-            with contextlib.suppress(RuntimeError):  # its loop has closed: its sockets are gone
-                loop.call_soon_threadsafe(self._arrived, loop, group, here, self.deserialize(payload))
-
-    def _arrived(self, loop: asyncio.AbstractEventLoop, group: str, names: list[str], message: dict[str, Any]) -> None:
-        """On the receiving loop: into the buffer of each channel still in ``group``, and wake the pop's holder (its
-        own channel may be one of them)."""
-        memberships = self._memberships.get(loop)
-        if memberships is None:
-            return
-        for name in names:
-            if group in memberships.joined.get(name, ()):
-                self.receive_buffer[name].put_nowait(message)
-        wake = self._wake
-        if wake is not None and wake.get_loop() is loop and not wake.done():  # not one left by an ended loop
-            wake.set_result(None)
-        else:  # the socket about to hold the pop may have checked its buffer before this came: it looks again
-            self._missed = True
 
     # --- group memberships, kept through a Redis restart ---------------------------------------------------
 
