@@ -46,7 +46,10 @@ def test_the_table_in_each_language(browser: Any, site_url: str, artifacts: Any,
         assert any(w in deal for w in words), deal
         if spade:
             labels = " ".join(page.locator(".hand .card").evaluate_all("(cs) => cs.map((c) => c.ariaLabel)"))
-            assert spade in labels, labels
+            # a hand with no spade at all is dealt about once in 80 matches: then no label can name the suit
+            spades = page.locator(".hand .card").evaluate_all(
+                "(cs) => cs.filter((c) => c.dataset.card.endsWith('S')).length")
+            assert spade in labels if spades else spade not in labels, labels
             page.evaluate("document.fonts.ready")
             assert page.evaluate("document.fonts.check('16px \"CB Devanagari\"', 'क')"), "no Devanagari font"
             assert page.evaluate("[...document.fonts].some((f) => f.family.includes('CB Devanagari')"
