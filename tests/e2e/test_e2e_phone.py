@@ -89,7 +89,9 @@ def test_a_match_on_a_phone(browser: Any, site_url: str, artifacts: Any) -> None
                 page.get_by_test_id("bid-confirm").tap()
                 page.wait_for_function("document.querySelector('.bid-picker').hidden")
                 continue
-            if shot not in shots and page.locator(".trick .card").count() >= 2:
+            # one card on the table or more: with two, a seat that seldom played third or fourth in deal 1 (it
+            # happens with some deals) left the deal's screenshot missing
+            if shot not in shots and page.locator(".trick .card").count() >= 1:
                 page.screenshot(path=str(artifacts / shot))
                 shots.add(shot)
             locked = page.locator(".hand .card.locked")
