@@ -1504,16 +1504,14 @@ typedef struct {
     double weight, sums[13];
 } tally;
 
-static int deal_score_tenths(int bid, int won) { return won >= bid ? bid * 10 + (won - bid) : -bid * 10; }
-
 static void tally_add(tally *t, int choice, const int *bids, const int *won, double weight) {
     if (!t->last) {
-        t->sums[choice] += weight * (double)deal_score_tenths(bids[t->me], won[t->me]);
+        t->sums[choice] += weight * deal_points(bids[t->me], won[t->me]);
         return;
     }
     int finals[4], top = 0, count = 0;
     for (int q = 0; q < 4; q++) {
-        finals[q] = t->totals[q] + deal_score_tenths(bids[q], won[q]);
+        finals[q] = t->totals[q] + (int)deal_points(bids[q], won[q]);
         if (q == 0 || finals[q] > top) top = finals[q];
     }
     for (int q = 0; q < 4; q++) count += finals[q] == top;
