@@ -155,11 +155,16 @@ def pair(tournament_id: int, now: datetime | None = None) -> list[int]:
     """Seat the arena's free active people (``scoring.groups``: closest in points first, never the same four twice
     in a row, bots after ``TOURNAMENT_BOTS_AFTER`` s). Only while its clock runs. Entries of deactivated accounts,
     or of the wrong kind of account, are withdrawn. A run takes ``PAIRING_BATCH`` of them at most; one that took a
-    whole batch and seated some sends the next run. Returns the new matches' ids."""
+    whole batch and seated some sends the next run. Returns the new matches' ids.
+
+    Runs of one arena take turns on its row (``FOR NO KEY UPDATE``: joins, which only reference the row, go on):
+    two at once would each lock part of the free people and could each hold a four who just played together, the
+    eight seating no one until beat's sweep. A run still skips entries another transaction holds (``SKIP LOCKED``),
+    so a crash loses no one and nothing waits on a person's own request."""
     now = now or timezone.now()
     made: list[int] = []
     with transaction.atomic():
-        t = Tournament.objects.filter(pk=tournament_id).first()
+        t = Tournament.objects.select_for_update(no_key=True).filter(pk=tournament_id).first()
         if t is None or t.phase(now) != "running":
             return made
         entries = list(Entry.objects.select_for_update(skip_locked=True, of=("self",))

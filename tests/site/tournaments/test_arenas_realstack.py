@@ -1,5 +1,5 @@
-"""Arenas on PostgreSQL: two pairing runs at once (threads, each its own connection, started together) share the
-free people out with ``SKIP LOCKED`` and never seat anyone twice, round after round."""
+"""Arenas on PostgreSQL: two pairing runs at once (threads, each its own connection, started together) never seat
+anyone twice, round after round; and runs take turns, so two fours freed as a run is under way sit together."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from django.db import connection
 from django.utils import timezone
 from site_helpers import race
 
-from games.models import ArenaMatch, Entry, Seat, Tournament
+from games.models import ArenaMatch, Entry, Match, Seat, Tournament
 from games.tournaments import commands
 
 pytestmark = [pytest.mark.realstack, pytest.mark.django_db(transaction=True)]
@@ -40,6 +40,63 @@ def test_two_pairing_runs_at_once_never_seat_anyone_twice(make_user: Any, settin
         for match_id in new:
             ArenaMatch.objects.filter(match_id=match_id).update(counted_at=timezone.now())
         Entry.objects.filter(tournament=t).update(match=None, free_since=timezone.now() - timedelta(seconds=5))
+
+
+def test_two_fours_freed_while_a_run_is_under_way_sit_together(make_user: Any, settings: Any,
+                                                              monkeypatch: Any) -> None:
+    """Four who just played together are free and a run has them; the next match's four come free and a second
+    run starts before the first commits. Had the second run skipped the first's locked rows, each would see one
+    four who may not sit together again, and all eight would wait for beat's sweep; it waits its turn and seats
+    them as two mixed fours."""
+    import threading
+
+    from games.tournaments import scoring
+
+    assert connection.vendor == "postgresql"
+    settings.TOURNAMENT_EAGER_TIMER = False
+    settings.TOURNAMENT_BOTS_AFTER = 30
+    people = [make_user(f"p{i}") for i in range(8)]
+    t = Tournament.objects.create(name="Turns", starts_at=timezone.now() - timedelta(minutes=1), minutes=30)
+    first = scoring.four_key([u.pk for u in people[:4]])
+    second = scoring.four_key([u.pk for u in people[4:]])
+    now = timezone.now()
+    Entry.objects.bulk_create([Entry(tournament=t, user=u, free_since=now, last_four=first) for u in people[:4]]
+                              + [Entry(tournament=t, user=u, free_since=None, last_four=second) for u in people[4:]])
+    # the second four are still at their match: a table's match holds them until it is counted
+    Entry.objects.filter(user__in=people[4:]).update(match=Match.objects.create(seed="0" * 64))
+    inside, go = threading.Event(), threading.Event()
+    real_groups = scoring.groups
+
+    def held_groups(*args: Any, **kwargs: Any) -> Any:
+        if threading.current_thread().name == "first":
+            inside.set()
+            go.wait(10)
+        return real_groups(*args, **kwargs)
+
+    monkeypatch.setattr(scoring, "groups", held_groups)
+    made: dict[str, list[int]] = {}
+
+    def run(name: str) -> None:
+        from django.db import connections
+        try:
+            made[name] = commands.pair(t.pk)
+        finally:
+            connections.close_all()
+
+    one = threading.Thread(target=run, args=("first",), name="first")
+    one.start()
+    assert inside.wait(10)
+    Entry.objects.filter(user__in=people[4:]).update(match=None, free_since=timezone.now())  # their match counted
+    two = threading.Thread(target=run, args=("second",), name="second")
+    two.start()
+    two.join(0.5)  # it waits for the first run's turn to end (without the turns it is done by now, seating no one)
+    go.set()
+    one.join(10)
+    two.join(10)
+    seated = list(Seat.objects.filter(match_id__in=made["first"] + made["second"], kind="human")
+                  .values_list("user_id", flat=True))
+    assert sorted(seated) == sorted(u.pk for u in people)
+    assert len(made["first"]) + len(made["second"]) == 2
 
 
 def test_standings_are_spaced_through_the_shared_redis_cache(settings: Any, monkeypatch: Any) -> None:
