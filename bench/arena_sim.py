@@ -57,8 +57,12 @@ def run(people: int, seconds: float, think: tuple[float, float], bots_after: flo
                 ids = tuple(f.entry_id for f in group)
                 key = scoring.four_key(ids)
                 for p in ids:
-                    waits["first" if p in first else "again"].append(clock - free_since.pop(p))
-                    first.discard(p)
+                    since = free_since.pop(p)
+                    if p in first:  # from the click that joined, at 0: the join's own answer counts
+                        waits["first"].append(clock)
+                        first.discard(p)
+                    else:
+                        waits["again"].append(clock - since)
                     last_four[p] = key
                 duration = sum(rng.uniform(*think) for _ in range(ACTIONS_PER_PERSON * len(ids)))
                 serial += 1
@@ -81,7 +85,7 @@ def main() -> None:
     ap.add_argument("--think", default="0-5", help="seconds a person thinks, LOW-HIGH")
     ap.add_argument("--bots-after", type=float, default=30.0)
     ap.add_argument("--first-wave", type=float, default=0.0,
-                    help="the joins spread over this many seconds (0: all at one moment)")
+                    help="everyone clicks Join at 0; the answers come over this many seconds (0: at once)")
     ap.add_argument("--delay", type=float, default=0.0,
                     help="seconds from a person's free moment until the pairing sees them (the server's share)")
     ap.add_argument("--seeds", type=int, default=10)
