@@ -6,7 +6,7 @@ same four twice in a row, bots after ``--bots-after`` seconds) run the moment an
 random. It reports what the load bench reports, free -> seated p50 / p95 / slowest, first seats and seats after a
 match apart, so a run of the real stack can be read against the floor the rules set.
 
-    PYTHONPATH=. .venv/bin/python bench/arena_sim.py --people 200 --seconds 840 --seeds 20
+    PYTHONPATH=. .venv/bin/python bench/arena_sim.py --people 200 --first-wave 3 --seconds 840 --seeds 30
 """
 
 from __future__ import annotations
