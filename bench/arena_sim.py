@@ -17,14 +17,13 @@ import random
 import statistics
 from datetime import datetime, timedelta
 
+from load_metrics import pct as quantile  # bench/, beside this file: the load bench's own percentile
+
+from engine.deal import DEALS_PER_MATCH
+from engine.rules import TRICKS_PER_DEAL
 from games.tournaments import scoring
 
-ACTIONS_PER_PERSON = 70  # five deals of a bid and 13 cards
-
-
-def quantile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+ACTIONS_PER_PERSON = DEALS_PER_MATCH * (1 + TRICKS_PER_DEAL)  # a bid and a card a trick, every deal
 
 
 def run(people: int, seconds: float, think: tuple[float, float], bots_after: float, first_wave: float,

@@ -67,21 +67,21 @@ def _same_four(group: Sequence[Free], key: str) -> bool:
 
 def groups(free: Sequence[Free], user_of: dict[int, int], now: datetime, wait: float) -> list[list[Free]]:
     """Who sits together now. Fours first, the closest in points (the adjacent four with the smallest spread),
-    never the four who just played together; then, among those left, whoever has waited ``wait`` seconds sits with
-    the others left nearest in points (three at most, bots in the other seats). The rest wait on."""
-    def order(f: Free) -> tuple[int, datetime, int]:
-        return -f.points, f.free_since, f.entry_id
-
+    never the four who just played together nor a four that strands them; then, among those left, whoever has
+    waited ``wait`` seconds sits with the others left nearest in points (three at most, bots in the other seats).
+    The rest wait on."""
     def same(group: Sequence[Free]) -> bool:
         return _same_four(group, four_key([user_of[f.entry_id] for f in group]))
 
-    pool = sorted(free, key=order)
+    pool = sorted(free, key=lambda f: (-f.points, f.free_since, f.entry_id))
     out: list[list[Free]] = []
     while len(pool) >= 4:
         best: tuple[int, int] | None = None
         for i in range(len(pool) - 3):
             window = pool[i:i + 4]
-            if same(window):
+            # nor a four that would leave exactly the four who just played together (three matches' people free at
+            # once): of eight there is always another choice, so everyone sits
+            if same(window) or (len(pool) == 8 and same(pool[:i] + pool[i + 4:])):
                 continue
             spread = window[0].points - window[3].points
             if best is None or spread < best[0]:
@@ -90,16 +90,6 @@ def groups(free: Sequence[Free], user_of: dict[int, int], now: datetime, wait: f
             break
         out.append(pool[best[1]:best[1] + 4])
         del pool[best[1]:best[1] + 4]
-    if len(pool) == 4 and out:
-        # the closest fours left exactly the four who just played together: they and the four seated nearest them
-        # in points sit as two mixed fours, rather than wait for another match to end
-        mean = sum(f.points for f in pool) / 4
-        k = min(range(len(out)), key=lambda j: abs(sum(f.points for f in out[j]) / 4 - mean))
-        eight = sorted(out[k] + pool, key=order)
-        if same(eight[:4]) or same(eight[4:]):
-            eight[3], eight[4] = eight[4], eight[3]
-        out[k:k + 1] = [eight[:4], eight[4:]]
-        pool = []
     # the few left: bots fill in once one of them has waited long enough (in small groups, nearest in points)
     count = len(pool)
     if count:

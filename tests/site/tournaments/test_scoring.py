@@ -80,12 +80,12 @@ def test_bots_only_after_the_wait() -> None:
 
 def test_three_fours_freed_together_all_sit_though_the_closest_fours_strand_one() -> None:
     """Three matches' people free at once. The closest fours in points, taken greedily, are [7, 11, 4, 6] and
-    [9, 8, 5, 10]: they leave 0-3, who just played together. All twelve sit, in fours that mix tables: 0-3 with the
-    four nearest them in points."""
+    [9, 8, 5, 10]: they leave 0-3, who just played together. All twelve sit, in fours that mix tables: the closest
+    four is kept, and of the eight left the closest four that does not strand 0-3."""
     tables = {i: scoring.four_key(range(4 * (i // 4), 4 * (i // 4) + 4)) for i in range(12)}
     points = {9: 11, 8: 10, 5: 7, 10: 7, 3: 6, 7: 5, 11: 5, 4: 4, 6: 4, 0: 1, 1: 1, 2: 0}
     people = [free(i, p * UNIT, last=tables[i]) for i, p in points.items()]
     groups = scoring.groups(people, {i: i for i in range(12)}, NOW, 30)
     assert sorted(f.entry_id for g in groups for f in g) == list(range(12))
     assert all(len(g) == 4 and len({f.last_four for f in g}) > 1 for g in groups)
-    assert [9, 8, 5, 10] in [[f.entry_id for f in g] for g in groups]  # the far four is kept as it was
+    assert [[f.entry_id for f in g] for g in groups] == [[7, 11, 4, 6], [8, 5, 10, 3], [9, 0, 1, 2]]
