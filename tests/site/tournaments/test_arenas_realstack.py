@@ -3,6 +3,7 @@ anyone twice, round after round; and runs take turns, so two fours freed as a ru
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 from typing import Any
 
@@ -89,7 +90,11 @@ def test_two_fours_freed_while_a_run_is_under_way_sit_together(make_user: Any, s
     Entry.objects.filter(user__in=people[4:]).update(match=None, free_since=timezone.now())  # their match counted
     two = threading.Thread(target=run, args=("second",), name="second")
     two.start()
-    two.join(0.5)  # it waits for the first run's turn to end (without the turns it is done by now, seating no one)
+    # the second run is either done (without the turns: it saw only the second four and seated no one) or waiting
+    # for the first run's lock; only then does the first go on, however slow the machine
+    deadline = time.monotonic() + 10
+    while two.is_alive() and time.monotonic() < deadline and not _waiting_on_a_lock():
+        time.sleep(0.02)
     go.set()
     one.join(10)
     two.join(10)
@@ -99,11 +104,16 @@ def test_two_fours_freed_while_a_run_is_under_way_sit_together(make_user: Any, s
     assert len(made["first"]) + len(made["second"]) == 2
 
 
+def _waiting_on_a_lock() -> bool:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                       " AND wait_event_type = 'Lock'")
+        return bool(cursor.fetchone()[0])
+
+
 def test_standings_are_spaced_through_the_shared_redis_cache(settings: Any, monkeypatch: Any) -> None:
     """The spacing's mark lives in Redis (the cache web and worker processes share), at a quarter of a second: a
     burst of changes sends once at once and once at the spacing's end, never once per change."""
-    import time
-
     from django.core.cache import cache, caches
 
     from games.platform import outbox
