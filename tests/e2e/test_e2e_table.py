@@ -151,10 +151,12 @@ def test_full_match_in_the_browser(page: Any, site_url: str, artifacts: Any) -> 
     match_id = int(table_url.rstrip("/").split("/")[-1])
     seat = page.evaluate("fetch(location.pathname.replace('/play/', '/api/matches/')).then(r => r.json())")["seat"]
     # while the person played here, every newer view was animated from the actions its message carried: never
-    # shown at once, and compared with the one before only once, for the POST sent while the socket was down (its
-    # answer, the view after the bots' replies too, carries no actions)
+    # shown at once, and compared with the one before only for the views around the socket's drop, which carry
+    # no actions: the POST's answer (the view after the bots' replies too), the resync the reconnect fetches and
+    # the new socket's first view (each newer than the one before when a bot moved between them, as on a busy
+    # machine)
     paths = page.evaluate("window.callbreakTable.paths")
-    assert paths["actions"] >= my_actions and paths["diff"] <= 1 and paths["jump"] == 0, paths
+    assert paths["actions"] >= my_actions and paths["diff"] <= 3 and paths["jump"] == 0, paths
     finish_by_api(base, {seat: page}, match_id)
     assert wait_state(page) == "end"
     # the API's burst: newest views at times (compared, never shown at once)
