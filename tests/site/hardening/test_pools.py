@@ -103,11 +103,14 @@ def test_a_pool_whose_connections_all_died_hands_one_out_soon_after_the_database
     the checks of one wait) it came 11–14 s after it, and a bot move waited out DATABASE_POOL_WAIT
     (callbreak_site/dbpool.py, which the settings apply)."""
     import psycopg
+    from django.db import connection
     from psycopg_pool import ConnectionPool
 
     name = f"pooltest-{threading.get_ident()}"
-    pool = ConnectionPool(settings.DATABASE_URL, min_size=1, max_size=8, timeout=20, open=True,
-                          check=ConnectionPool.check_connection, kwargs={"application_name": name})
+    wanted = ("dbname", "user", "password", "host", "port")
+    params = {k: v for k, v in connection.get_connection_params().items() if k in wanted}
+    pool = ConnectionPool("", min_size=1, max_size=8, timeout=20, open=True, check=ConnectionPool.check_connection,
+                          kwargs={**params, "application_name": name})
     try:
         held = [pool.getconn() for _ in range(4)]
         for conn in held:
@@ -116,7 +119,7 @@ def test_a_pool_whose_connections_all_died_hands_one_out_soon_after_the_database
         killed: list[int] = []
 
         def storm() -> None:
-            with psycopg.connect(settings.DATABASE_URL, autocommit=True) as killer:
+            with psycopg.connect(**params, autocommit=True) as killer:
                 while time.monotonic() < stop_at:
                     row = killer.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
                                          " WHERE application_name = %s", [name]).fetchone()
