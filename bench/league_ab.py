@@ -26,7 +26,7 @@ from engine.bots.search import (  # noqa: E402
     STRONG_SEARCH_BONUS,
     SearchBot,
 )
-from engine.bots.styles import CAUTIOUS, GREEDY, LENGTH  # noqa: E402
+from engine.bots.styles import CAUTIOUS, GREEDY, ISMCTS, LENGTH, PLAYOUT_NOISE, SEARCHES, SIM  # noqa: E402
 
 
 def _v3(**kw: object) -> Callable[[], Bot]:
@@ -42,6 +42,11 @@ def _named(**kw: object) -> Callable[[], Bot]:
                                "foreign_bid_bonus": STRONG_FOREIGN_BONUS, "search_bid_bonus": STRONG_SEARCH_BONUS}
     base.update(kw)
     return lambda: SearchBot(**base)  # type: ignore[arg-type]
+
+
+def _search_noise(share: float) -> tuple[float, ...]:
+    """:data:`PLAYOUT_NOISE` with the three searches' share of random cards in the play-outs set to ``share``."""
+    return tuple(share if k in SEARCHES else n for k, n in enumerate(PLAYOUT_NOISE))
 
 
 VARIANTS: dict[str, Callable[[], Bot]] = {
@@ -62,6 +67,10 @@ VARIANTS: dict[str, Callable[[], Bot]] = {
     # and x-rules' play-outs
     "x-sim": _named(sim_line=True),
     "x-sim-r": _named(sim_line=True, own_rules=(CAUTIOUS, LENGTH)),
+    # strong whose play-outs play a seat read as a search with 0.2 random cards (0.54-0.56 fitted); -g: spar-sim and
+    # ismcts, which search for their own tricks, as the greedy trick-taker with them
+    "x-n20": _named(noise_of=_search_noise(0.2)),
+    "x-g20": _named(noise_of=_search_noise(0.2), greedy=(GREEDY, SIM, ISMCTS)),
 }
 
 if __name__ == "__main__":

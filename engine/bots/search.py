@@ -73,7 +73,17 @@ from .strong import (
     resample,
     strong_bid,
 )
-from .styles import SEARCHES, H, Posterior, draw_named_policy, mixed_styles, seat_posteriors, share
+from .styles import (
+    GREEDY,
+    PLAYOUT_NOISE,
+    SEARCHES,
+    H,
+    Posterior,
+    draw_named_policy,
+    mixed_styles,
+    seat_posteriors,
+    share,
+)
 
 #: Simulations per card decision, shared among the distinct legal cards.
 DEFAULT_BUDGET = 720
@@ -293,7 +303,8 @@ def search_values(
     mcmc_steps: int = DEFAULT_MCMC_STEPS, max_worlds: int = MAX_WORLDS,
     styles: dict[int, Style] | None = None, styled_belief: bool = True, styled_playouts: bool = True,
     pure: bool = False, rank: float = 0.0, noise_scale: float = 1.0, posterior: Posterior | None = None,
-    own_rules: Sequence[int] = (), rule_noise: float = 0.0,
+    own_rules: Sequence[int] = (), rule_noise: float = 0.0, noise_of: Sequence[float] = PLAYOUT_NOISE,
+    greedy: Sequence[int] = (GREEDY,),
 ) -> dict[int, float]:
     """The weighted mean utility of each distinct legal card, its own later cards chosen by the search.
 
@@ -324,7 +335,8 @@ def search_values(
     policy_rng = SplitMix64(rng.getrandbits(64)) if styles is not None and styled_playouts else None
     policies = None
     if posterior is not None and policy_rng is not None:
-        policies = [draw_named_policy(bids, posterior, policy_rng, own_rules, rule_noise) for _ in worlds]
+        policies = [draw_named_policy(bids, posterior, policy_rng, own_rules, rule_noise, noise_of, greedy)
+                    for _ in worlds]
     elif styles is not None and policy_rng is not None:
         policies = [draw_policy(bids, styles, policy_rng, noise_scale) for _ in worlds]
     run = _kernel_search if KERNEL_MODULE is not None and not pure else py_search
@@ -417,8 +429,12 @@ class SearchBot:
         mcmc_steps: int = DEFAULT_MCMC_STEPS, max_worlds: int = MAX_WORLDS, bid_standings: bool = True,
         models: str = "", rank: float = 0.0, noise_scale: float = 1.0, foreign_bid_bonus: float | None = None,
         search_bid_bonus: float = 0.0, own_rules: Sequence[int] = (), rule_noise: float = 0.0,
-        sim_line: bool = False,
+        sim_line: bool = False, noise_of: Sequence[float] = PLAYOUT_NOISE, greedy: Sequence[int] = (GREEDY,),
     ) -> None:
+        #: with the named styles: each style's share of random cards in the play-outs, and the styles played as the
+        #: greedy trick-taker
+        self.noise_of = tuple(noise_of)
+        self.greedy = tuple(greedy)
         #: with the named styles: ``spar-sim``'s bids read by :func:`.styles.sim_line_bid` (else the sure tricks)
         self.sim_line = sim_line
         #: with the named styles (models ``n``): the styles the play-outs play by their own card rules
@@ -490,7 +506,7 @@ class SearchBot:
                                    self.bid_miss, self.mcmc_steps, self.max_worlds, styles,
                                    "b" in self.models, "p" in self.models, rank=self.rank,
                                    noise_scale=self.noise_scale, posterior=posterior, own_rules=self.own_rules,
-                                   rule_noise=self.rule_noise)
+                                   rule_noise=self.rule_noise, noise_of=self.noise_of, greedy=self.greedy)
             card = max(values, key=lambda c: (round(values[c], 6), -strength(c)))
             return Play(view.seat, card_str(card))
         except Infeasible:

@@ -275,11 +275,12 @@ RULE_OF = {CAUTIOUS: CHEAP_RULE, LENGTH: LENGTH_RULE, GREEDY: OVERTAKE_RULE}
 
 def draw_named_policy(
     bids: Sequence[int], post: Posterior, rng: SplitMix64, own_rules: Sequence[int] = (), rule_noise: float = 0.0,
+    noise_of: Sequence[float] = PLAYOUT_NOISE, greedy: Sequence[int] = (GREEDY,),
 ) -> NamedPolicy:
     """The other seats' policy in one world: each seat's style drawn from its posterior and played by the nearest
     policy the play-outs have: a style of ``own_rules`` (of :data:`RULE_OF`) by its own card rule with
-    ``rule_noise`` random cards, else ``spar-greedy`` as the greedy trick-taker and every other style as the
-    heuristic at its bid, each with its :data:`PLAYOUT_NOISE` of random cards."""
+    ``rule_noise`` random cards, else a style of ``greedy`` (``spar-greedy``) as the greedy trick-taker and every
+    other style as the heuristic at its bid, each with its ``noise_of`` (:data:`PLAYOUT_NOISE`) of random cards."""
     policy_bids = list(bids)
     noise = [0.0, 0.0, 0.0, 0.0]
     for s, ps in post.items():
@@ -293,7 +294,7 @@ def draw_named_policy(
             policy_bids[s] = RULE_POLICY * RULE_OF[k] + bids[s]
             noise[s] = rule_noise
             continue
-        if k == GREEDY:
+        if k in greedy:
             policy_bids[s] = GREEDY_BID
-        noise[s] = PLAYOUT_NOISE[k]
+        noise[s] = noise_of[k]
     return policy_bids, noise, rng.next()
