@@ -27,3 +27,10 @@ from .config.tasks import *  # noqa: F403
 
 # Lets classes such as ``admin.ModelAdmin[Match]`` be subscripted at run time, as the type checker wants.
 django_stubs_ext.monkeypatch()
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":  # noqa: F405
+    # A pool's retries at most 0.2 s apart: one whose connections all died recovers within a second of the
+    # database's return, not after psycopg_pool's doubling waits (callbreak_site/dbpool.py).
+    from .dbpool import steady_retries
+
+    steady_retries()

@@ -37,11 +37,6 @@ if DATABASE_URL:
             "max_waiting": env_int("DATABASE_POOL_QUEUE", 1000),
         }
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-        # A pool's retries at most 0.2 s apart: one whose connections all died recovers within a second of the
-        # database's return, not after psycopg_pool's doubling waits (callbreak_site/dbpool.py).
-        from callbreak_site.dbpool import steady_retries
-
-        steady_retries()
         # Parameters bound by the server, and a statement a connection has run DATABASE_PREPARE times (default 5)
         # prepared there: the few statements of an action and a bot move are then neither quoted into text by the
         # client nor parsed and planned again by PostgreSQL. DATABASE_PREPARE=0 turns preparing off (needed behind
