@@ -11,7 +11,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -123,10 +123,10 @@ def site_url(site_env: dict[str, str]) -> Iterator[str]:
                      stop_timeout=10):
             yield f"http://127.0.0.1:{port}"
     finally:
-        # keep the server log next to the screenshots
+        # keep the server log next to the screenshots, one per test process (xdist's workers each run a server)
         if log.exists():
             ARTIFACTS.mkdir(parents=True, exist_ok=True)
-            shutil.copy(log, ARTIFACTS / "server.log")
+            shutil.copy(log, ARTIFACTS / f"server-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.log")
 
 
 @pytest.fixture(scope="session")
@@ -159,3 +159,26 @@ def page(browser: Any) -> Iterator[Any]:
         yield pg
     finally:
         context.close()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """A failed browser test leaves what its pages showed (test-artifacts/e2e/failed/), and the server log of its
+    process says what they asked for: an error shown on the page is then read, not guessed."""
+    report = yield
+    if report.when == "call" and report.failed:
+        browser = getattr(item, "funcargs", {}).get("browser")
+        if browser is not None:
+            out = ARTIFACTS / "failed"
+            out.mkdir(parents=True, exist_ok=True)
+            name = "".join(c if c.isalnum() or c in "-_" else "_" for c in item.name)
+            pages = [pg for ctx in browser.contexts for pg in ctx.pages]
+            for i, pg in enumerate(pages):
+                try:
+                    pg.screenshot(path=str(out / f"{name}-{i}.png"), full_page=True)
+                    (out / f"{name}-{i}.txt").write_text(f"{pg.url}\n\n{pg.inner_text('body')}")
+                except Exception as err:  # a page already closed or gone with its context: note it, go on
+                    (out / f"{name}-{i}.txt").write_text(f"no screenshot: {err}")
+    return report
