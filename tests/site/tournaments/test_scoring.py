@@ -89,3 +89,22 @@ def test_three_fours_freed_together_all_sit_though_the_closest_fours_strand_one(
     assert sorted(f.entry_id for g in groups for f in g) == list(range(12))
     assert all(len(g) == 4 and len({f.last_four for f in g}) > 1 for g in groups)
     assert [[f.entry_id for f in g] for g in groups] == [[7, 11, 4, 6], [8, 5, 10, 3], [9, 0, 1, 2]]
+
+
+def test_eight_free_people_always_sit_in_two_mixed_fours_whatever_their_order_in_points() -> None:
+    """The closest-fours choice skips a four that would leave the four who just played together; of eight there
+    is always another choice (the docs say so): every order in points of two tables' fours, and of one table's four
+    with four from four other tables, seats all eight at once, never a table's four again."""
+    import itertools
+
+    tables = {"A": scoring.four_key(range(4)), "B": scoring.four_key(range(4, 8))}
+    orders = set(itertools.permutations("AAAABBBB")) | set(itertools.permutations("AAAAwxyz"))
+    for order in orders:
+        counters = {"A": iter(range(4)), "B": iter(range(4, 8))}
+        people = []
+        for rank, label in enumerate(order):
+            entry = next(counters[label]) if label in counters else 8 + "wxyz".index(label)
+            people.append(free(entry, (8 - rank) * UNIT, last=tables.get(label, f"other-{label}")))
+        groups = scoring.groups(people, {f.entry_id: f.entry_id for f in people}, NOW, 30)
+        assert sorted(len(g) for g in groups) == [4, 4], order
+        assert not any(len({f.last_four for f in g}) == 1 and g[0].last_four in tables.values() for g in groups), order
