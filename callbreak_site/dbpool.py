@@ -6,8 +6,9 @@ once (a restart, a fail-over, ``pg_terminate_backend``), a pool holds several de
 request or a bot move checked them one by one, sleeping longer after each: after a 3-second storm of terminated
 backends it got a connection 11–14 s after the storm's end (or gave up at ``DATABASE_POOL_WAIT``), though the
 database had been back all that time. With the delays capped, each dead connection costs at most 0.2 s (a pool
-of four: a connection under a second after the storm). A pool whose database is down tries to connect five times a second,
-each try a refused connection: cheap beside a request or a bot move kept waiting after the database is back.
+of four: a connection under a second after the storm). A pool whose database is down tries to connect five
+times a second, each try a refused connection: cheap beside a request or a bot move kept waiting after the
+database is back.
 Applied by the settings (``callbreak_site/settings.py``) when the database is PostgreSQL.
 """
 
