@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from e2e_helpers import new_context
+from e2e_helpers import keep_pages, new_context
 
 from tests.stack import free_port, port_listens, running
 
@@ -165,20 +165,11 @@ def page(browser: Any) -> Iterator[Any]:
 def pytest_runtest_makereport(
     item: pytest.Item, call: pytest.CallInfo[None]
 ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
-    """A failed browser test leaves what its pages showed (test-artifacts/e2e/failed/), and the server log of its
-    process says what they asked for: an error shown on the page is then read, not guessed."""
+    """A failed browser test leaves what its open pages showed (``keep_pages``; the contexts a test closes itself
+    keep theirs as they close), and the server log of its process says what they asked for."""
     report = yield
     if report.when == "call" and report.failed:
         browser = getattr(item, "funcargs", {}).get("browser")
         if browser is not None:
-            out = ARTIFACTS / "failed"
-            out.mkdir(parents=True, exist_ok=True)
-            name = "".join(c if c.isalnum() or c in "-_" else "_" for c in item.name)
-            pages = [pg for ctx in browser.contexts for pg in ctx.pages]
-            for i, pg in enumerate(pages):
-                try:
-                    pg.screenshot(path=str(out / f"{name}-{i}.png"), full_page=True)
-                    (out / f"{name}-{i}.txt").write_text(f"{pg.url}\n\n{pg.inner_text('body')}")
-                except Exception as err:  # a page already closed or gone with its context: note it, go on
-                    (out / f"{name}-{i}.txt").write_text(f"no screenshot: {err}")
+            keep_pages([pg for ctx in browser.contexts for pg in ctx.pages])
     return report

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
+
+#: Where a failed browser test's pages are kept (screenshots and text), beside the other screenshots.
+FAILED = Path(__file__).resolve().parents[2] / "test-artifacts" / "e2e" / "failed"
 
 PASSWORD = "felt-table-Q7-spades"
 
@@ -39,7 +45,31 @@ def new_context(browser: Any, offline_engine: bool = False, **options: Any) -> A
     context = browser.new_context(bypass_csp=True, **options)
     if not offline_engine:
         context.add_init_script(SAVE_DATA)
+    real_close = context.close
+
+    def close(*args: Any, **kwargs: Any) -> Any:
+        # closed while a failure goes up through the test's `finally` (or `people`'s): keep what its pages show
+        if sys.exc_info()[1] is not None:
+            keep_pages(context.pages)
+        return real_close(*args, **kwargs)
+
+    context.close = close
     return context
+
+
+def keep_pages(pages: list[Any]) -> None:
+    """A screenshot and the text of each page in test-artifacts/e2e/failed/, named after the running test: what a
+    failed test's player saw (an error shown, a dialog in the way) is then read, not guessed."""
+    FAILED.mkdir(parents=True, exist_ok=True)
+    test = os.environ.get("PYTEST_CURRENT_TEST", "test").split(" ")[0].split("::")[-1]
+    name = "".join(c if c.isalnum() or c in "-_" else "_" for c in test)
+    for page in pages:
+        stem = FAILED / f"{name}-{time.monotonic_ns()}"
+        try:
+            page.screenshot(path=f"{stem}.png", full_page=True)
+            Path(f"{stem}.txt").write_text(f"{page.url}\n\n{page.inner_text('body')}")
+        except Exception as err:  # a page already closed: say so, go on with the others
+            Path(f"{stem}.txt").write_text(f"no screenshot: {err}")
 
 
 @contextmanager

@@ -111,6 +111,16 @@ async function copyText(text) {
   if (!done) throw new Error(_("Could not copy; select the link below and copy it."));
 }
 
+// What Share last said ("Copied…"): the room is drawn again at every change (a seat taken, presence, the poll), and
+// the word must outlive it; the answer of a copy that ends after a redraw goes to the status on screen, not to the
+// one drawn before.
+let shareNote = "";
+function noteShare(text) {
+  shareNote = text;
+  const status = root.querySelector("[data-testid=share-status]");
+  if (status) status.textContent = text;
+}
+
 function roomCodeBox(table) {
   const box = document.createElement("section");
   box.className = "room-code-box";
@@ -138,6 +148,7 @@ function roomCodeBox(table) {
   status.className = "room-code-status";
   status.setAttribute("role", "status");
   status.dataset.testid = "share-status";
+  status.textContent = shareNote;
   const share = document.createElement("button");
   share.type = "button";
   share.className = "btn";
@@ -145,7 +156,7 @@ function roomCodeBox(table) {
   share.textContent = _("Share");
   share.addEventListener("click", async () => {
     const text = shareText(table);
-    status.textContent = "";
+    noteShare("");
     if (typeof navigator.share === "function") {
       try {
         await navigator.share({ text });
@@ -156,7 +167,7 @@ function roomCodeBox(table) {
     }
     try {
       await copyText(text);
-      status.textContent = _("Copied: paste it into a message.");
+      noteShare(_("Copied: paste it into a message."));
     } catch (e) {
       showError(e.message);
     }
